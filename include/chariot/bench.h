@@ -1,0 +1,31 @@
+// The bench: a fixed-depth search over a fixed list of positions, one
+// thread, fresh hash per position. Its total node count is the build's
+// search signature; its nodes/second is the speed yardstick.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chariot {
+
+struct BenchConfig {
+    int depth = 11;
+    size_t hashMB = 16;
+};
+
+struct BenchResult {
+    uint64_t nodes = 0;
+    int64_t timeMs = 0;
+    std::vector<uint64_t> perPosition;
+};
+
+const std::vector<std::string_view>& benchPositions();
+BenchResult runBench(const BenchConfig& config, const std::function<void(const std::string&)>& print);
+
+// Perft benchmark on the start position (or a FEN): divide lines, total and speed.
+uint64_t runPerftBench(int depth, std::string_view fen, const std::function<void(const std::string&)>& print);
+
+}  // namespace chariot

@@ -1,0 +1,64 @@
+// The engine without I/O: the game position, the transposition table, the
+// searcher and the options. The protocol layer drives it; tests drive it
+// directly.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chariot/position.h"
+#include "chariot/search.h"
+#include "chariot/tt.h"
+
+namespace chariot {
+
+// Root-score jitter levels (UCCI option `randomness`).
+enum class Randomness : uint8_t { None, Tiny, Small, Medium, Large, Huge };
+int randomnessAmplitude(Randomness r);  // internal units
+
+class Engine {
+public:
+    Engine();
+    ~Engine();
+
+    // `base` is "startpos" or a FEN. Commits only if the FEN and every move
+    // are valid; otherwise returns the reason and keeps the old position.
+    // Clears banned moves (UCCI: a new position cancels banmoves).
+    std::optional<std::string> setPosition(std::string_view base, const std::vector<std::string>& moves);
+    const Position& position() const { return position_; }
+    // Moves must be legal in the current position; returns the ones rejected.
+    std::vector<std::string> setBannedMoves(const std::vector<std::string>& moves);
+    const std::vector<Move>& bannedMoves() const { return banned_; }
+
+    // Blocking search on the current position.
+    SearchResult search(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo) {
+        arm(limits);
+        return searchArmed(std::move(limits), onInfo);
+    }
+    // The two halves, for a search on its own thread: arm() in the thread
+    // that reads commands, searchArmed() in the search thread.
+    void arm(const SearchLimits& limits) { searcher_.arm(limits); }
+    SearchResult searchArmed(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo);
+    void stop() { searcher_.stop(); }
+    void ponderhit() { searcher_.ponderhit(); }
+
+    void newGame();
+    size_t setHashMB(size_t mb) { return tt_.resize(mb); }
+    size_t hashMB() const { return tt_.sizeMB(); }
+    TranspositionTable& tt() { return tt_; }
+
+    SearchOptions searchOptions;
+    Randomness randomness = Randomness::None;
+
+private:
+    Position position_;
+    std::vector<Move> banned_;
+    TranspositionTable tt_;
+    Searcher searcher_;
+    uint64_t rngState_;
+};
+
+}  // namespace chariot

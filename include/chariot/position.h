@@ -1,0 +1,133 @@
+// The board: pieces on the padded 16x16 mailbox, piece lists, side to move,
+// incremental Zobrist key and material/piece-square sum, and the history of
+// states needed for unmake and for repetition detection.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chariot/psqt.h"
+#include "chariot/tables.h"
+#include "chariot/types.h"
+
+namespace chariot {
+
+inline constexpr std::string_view StartFen =
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+// Most pieces of one kind a side can have (1 king, 2 of each officer, 5 pawns).
+constexpr int maxPieceCount(PieceType t) {
+    return t == PieceType::King ? 1 : t == PieceType::Pawn ? 5 : 2;
+}
+
+// What a position-ending repetition means for the side to move.
+enum class Repetition : uint8_t { None, Draw, Win, Loss };
+
+class Position {
+public:
+    Position();  // the start position
+
+    // Sets the position from a UCCI FEN. On failure returns a message naming
+    // the field and the fault, and leaves *this unchanged.
+    std::optional<std::string> setFen(std::string_view fen);
+    std::string fen() const;
+
+    // --- board queries ---------------------------------------------------
+    Piece pieceOn(Square s) const { return board_[index(s)]; }
+    bool isEmpty(Square s) const { return board_[index(s)] == Piece::Empty; }
+    Color sideToMove() const { return side_; }
+    Square kingSquare(Color c) const { return lists_[pieceIndex(makePiece(c, PieceType::King))][0]; }
+    int count(Piece p) const { return counts_[pieceIndex(p)]; }
+    int count(Color c, PieceType t) const { return count(makePiece(c, t)); }
+    const Square* squares(Piece p) const { return lists_[pieceIndex(p)].data(); }
+    uint64_t key() const { return state().key; }
+    Score psq() const { return state().psq; }  // red minus black
+    bool inCheck() const { return state().inCheck; }
+    // Plies since the last capture (the no-capture rule counter).
+    int rule60() const { return state().rule60; }
+    int gamePly() const { return gamePly_; }
+    // Plies made since this position was set (search + game moves).
+    int historyLength() const { return int(history_.size()) - 1; }
+    Move lastMove() const { return state().move; }
+    Piece lastCaptured() const { return state().captured; }
+
+    // --- attacks ---------------------------------------------------------
+    // Is the king of colour c attacked (facing kings included)?
+    bool kingAttacked(Color c) const { return squareAttackedByKingRules(kingSquare(c), ~c); }
+    // Would a king of ~by standing on s be attacked by colour `by`?
+    bool squareAttackedByKingRules(Square s, Color by) const;
+
+    // Is square s attacked by any piece of colour `by` (kings and officers
+    // included, no facing-kings rule)? Used to tell defended pieces.
+    bool isAttacked(Square s, Color by) const;
+    // Would the piece moving in m stand on an attacked square afterwards
+    // (x-rays through its origin included)? For cheap exchange estimates.
+    bool destinationAttacked(Move m) const;
+
+    // --- moves -----------------------------------------------------------
+    // Is m a move the side to move's piece can make on this board (ignoring
+    // whether it leaves the own king attacked)? For TT and killer moves.
+    bool isPseudoLegal(Move m) const;
+    // For a pseudo-legal move: does it keep the own king safe?
+    bool isLegal(Move m) const;
+    bool givesCheck(Move m) const;
+    // Parses an ICCS move and checks it is legal here; none() otherwise.
+    Move parseLegalMove(std::string_view text) const;
+
+    void makeMove(Move m);
+    void unmakeMove();
+    void makeNullMove();
+    void unmakeNullMove();
+
+    // Recomputes key, material sum, piece lists and check flag from scratch
+    // and compares them with the incremental ones (for asserts and tests).
+    bool isConsistent() const;
+    uint64_t computeKey() const;
+
+    // Repetition status of the current position. Looks back through the
+    // reversible moves; `plyFromRoot` limits "one earlier occurrence is enough"
+    // to the search path, earlier (game) positions need `gameRepeats` more.
+    Repetition repetition(int plyFromRoot, int gameRepeats = 2) const;
+
+    // Left-right mirror image of this position (same side to move).
+    Position mirrored() const;
+
+    // Drops the undo history before the current position (after a capture it
+    // is useless for repetition); keeps memory bounded in very long games.
+    void discardHistory();
+
+private:
+    struct State {
+        uint64_t key;
+        Score psq;
+        Move move;          // the move that led here
+        Piece captured;     // what it captured
+        bool inCheck;       // the side to move is in check here
+        int16_t rule60;     // plies since the last capture
+        int16_t pliesFromNull;
+    };
+
+    struct EmptyTag {};
+    explicit Position(EmptyTag) { clear(); }
+    const State& state() const { return history_.back(); }
+    State& state() { return history_.back(); }
+    void clear();
+    void putPiece(Piece p, Square s);
+    void removePiece(Square s);
+    void movePiece(Square from, Square to);
+    std::optional<std::string> validate() const;
+
+    mutable std::array<Piece, BoardSize> board_;  // mutable: isLegal tries a move in place
+    std::array<std::array<Square, 5>, PieceIndexCount> lists_{};
+    std::array<uint8_t, PieceIndexCount> counts_{};
+    std::array<uint8_t, BoardSize> listIndex_{};
+    Color side_ = Color::Red;
+    int gamePly_ = 0;
+    std::vector<State> history_;
+};
+
+}  // namespace chariot

@@ -1,0 +1,124 @@
+// Board geometry and hashing tables, all computed at compile time.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "chariot/types.h"
+
+namespace chariot::tables {
+
+// Per-square flags on the padded board.
+enum SquareFlag : uint8_t {
+    InBoard = 1,
+    RedPalace = 2,
+    BlackPalace = 4,
+    RedHalf = 8,      // ranks 0..4: red elephants live here; black pawns here have crossed
+    BlackHalf = 16,   // ranks 5..9
+    AdvisorPoint = 32,
+    ElephantPoint = 64,
+};
+
+constexpr std::array<uint8_t, BoardSize> makeSquareFlags() {
+    std::array<uint8_t, BoardSize> flags{};
+    for (int rank = 0; rank < RankCount; ++rank)
+        for (int file = 0; file < FileCount; ++file) {
+            uint8_t f = InBoard;
+            bool palaceFile = file >= 3 && file <= 5;
+            if (palaceFile && rank <= 2) f |= RedPalace;
+            if (palaceFile && rank >= 7) f |= BlackPalace;
+            f |= rank <= 4 ? RedHalf : BlackHalf;
+            int r = rank <= 4 ? rank : 9 - rank;  // rank from the owner's side
+            if ((r == 0 || r == 2) && (file == 3 || file == 5)) f |= AdvisorPoint;
+            if (r == 1 && file == 4) f |= AdvisorPoint;
+            if ((r == 0 || r == 4) && (file == 2 || file == 6)) f |= ElephantPoint;
+            if (r == 2 && (file == 0 || file == 4 || file == 8)) f |= ElephantPoint;
+            flags[index(makeSquare(file, rank))] = f;
+        }
+    return flags;
+}
+inline constexpr std::array<uint8_t, BoardSize> SquareFlags = makeSquareFlags();
+
+constexpr bool inBoard(Square s) { return SquareFlags[index(s)] & InBoard; }
+constexpr bool inPalace(Square s, Color c) {
+    return SquareFlags[index(s)] & (c == Color::Red ? RedPalace : BlackPalace);
+}
+constexpr bool inOwnHalf(Square s, Color c) {
+    return SquareFlags[index(s)] & (c == Color::Red ? RedHalf : BlackHalf);
+}
+// A pawn of colour c on s has crossed the river (and may step sideways).
+constexpr bool crossedRiver(Square s, Color c) {
+    return SquareFlags[index(s)] & (c == Color::Red ? BlackHalf : RedHalf);
+}
+
+// Step offsets.
+inline constexpr int OrthogonalSteps[4] = {Up, Down, Right, Left};
+inline constexpr int DiagonalSteps[4] = {Up + Right, Up + Left, Down + Right, Down + Left};
+
+// Horse: eight jumps, each with the leg square (relative to the horse) that blocks it.
+struct Jump { int to; int block; };
+inline constexpr Jump HorseJumps[8] = {
+    {2 * Up + Right, Up}, {2 * Up + Left, Up}, {2 * Down + Right, Down}, {2 * Down + Left, Down},
+    {Up + 2 * Right, Right}, {Down + 2 * Right, Right}, {Up + 2 * Left, Left}, {Down + 2 * Left, Left},
+};
+// A horse at target + to attacks target unless target + block is occupied
+// (the leg of the attacking horse is the target's diagonal neighbour towards it).
+inline constexpr Jump HorseAttacks[8] = {
+    {2 * Up + Right, Up + Right}, {2 * Up + Left, Up + Left}, {2 * Down + Right, Down + Right},
+    {2 * Down + Left, Down + Left}, {Up + 2 * Right, Up + Right}, {Down + 2 * Right, Down + Right},
+    {Up + 2 * Left, Up + Left}, {Down + 2 * Left, Down + Left},
+};
+// Elephant: four two-point diagonal jumps, blocked by the eye (the midpoint).
+inline constexpr Jump ElephantJumps[4] = {
+    {2 * (Up + Right), Up + Right}, {2 * (Up + Left), Up + Left},
+    {2 * (Down + Right), Down + Right}, {2 * (Down + Left), Down + Left},
+};
+
+// Direction from one square to another if they share a rank or file (with
+// anything in between), else 0. (A displacement table cannot tell "8 files
+// right" from "one rank up, 8 files left" on a 16-wide board, so compare.)
+constexpr bool sameRank(Square a, Square b) { return ((index(a) ^ index(b)) & 0xF0) == 0; }
+constexpr bool sameFile(Square a, Square b) { return ((index(a) ^ index(b)) & 0x0F) == 0; }
+constexpr int lineDirection(Square from, Square to) {
+    if (from == to) return 0;
+    if (sameRank(from, to)) return index(to) > index(from) ? Right : Left;
+    if (sameFile(from, to)) return index(to) > index(from) ? Up : Down;
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Zobrist keys from a compile-time SplitMix64 stream.
+constexpr uint64_t splitMix64(uint64_t& state) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+struct ZobristKeys {
+    std::array<std::array<uint64_t, BoardSize>, PieceIndexCount> piece{};
+    uint64_t blackToMove = 0;
+};
+
+constexpr ZobristKeys makeZobrist() {
+    ZobristKeys keys{};
+    uint64_t state = 0x43686172696F7421ULL;  // "Chariot!"
+    keys.blackToMove = splitMix64(state);
+    for (auto& table : keys.piece)
+        for (int sq = 0; sq < BoardSize; ++sq) table[sq] = inBoard(Square(sq)) ? splitMix64(state) : 0;
+    return keys;
+}
+inline constexpr ZobristKeys Zobrist = makeZobrist();
+
+constexpr uint64_t zobrist(Piece p, Square s) { return Zobrist.piece[pieceIndex(p)][index(s)]; }
+
+static_assert(SquareFlags[index(makeSquare(4, 0))] & RedPalace);
+static_assert(SquareFlags[index(makeSquare(4, 9))] & BlackPalace);
+static_assert(!(SquareFlags[index(makeSquare(2, 0))] & RedPalace));
+static_assert(inBoard(makeSquare(8, 9)) && !inBoard(makeSquare(8, 9) + Right) && !inBoard(makeSquare(0, 0) + Down));
+static_assert(crossedRiver(makeSquare(0, 5), Color::Red) && !crossedRiver(makeSquare(0, 4), Color::Red));
+static_assert(lineDirection(makeSquare(4, 0), makeSquare(4, 9)) == Up);
+static_assert(lineDirection(makeSquare(1, 0), makeSquare(4, 1)) == 0);
+static_assert(lineDirection(makeSquare(8, 0), makeSquare(0, 1)) == 0);
+
+}  // namespace chariot::tables

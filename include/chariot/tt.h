@@ -1,0 +1,68 @@
+// Transposition table: 64-byte buckets of four lock-free entries. Each entry
+// is two 64-bit words, the second being key ^ data, so a torn or stale read
+// simply fails verification (safe for several search threads).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "chariot/types.h"
+
+namespace chariot {
+
+enum class Bound : uint8_t { None = 0, Upper = 1, Lower = 2, Exact = 3 };
+
+struct TTHit {
+    Move move;
+    Value value = 0;     // already adjusted to the probing ply
+    Value eval = 0;      // static evaluation stored with the entry
+    Depth depth = 0;
+    Bound bound = Bound::None;  // None: the value must not be used (e.g. it came from a repetition verdict)
+};
+
+class TranspositionTable {
+public:
+    static constexpr size_t MinMB = 1;
+    static constexpr size_t MaxMB = 65536;
+
+    explicit TranspositionTable(size_t megabytes = 16);
+    ~TranspositionTable();
+    TranspositionTable(const TranspositionTable&) = delete;
+    TranspositionTable& operator=(const TranspositionTable&) = delete;
+    // Re-allocates (and clears). Returns the size actually obtained: the
+    // request is clamped to [MinMB, min(MaxMB, half the physical memory)],
+    // rounded down to a power of two and halved until the allocation
+    // succeeds; the old table is freed first.
+    size_t resize(size_t megabytes);
+    size_t sizeMB() const { return bucketCount_ * sizeof(Bucket) >> 20; }
+    void clear();
+    // Called at the start of every search: ages old entries.
+    void newSearch() { generation_ = uint8_t((generation_ + 4) & 0xFC); }
+
+    bool probe(uint64_t key, int ply, TTHit& hit) const;
+    void store(uint64_t key, int ply, Move move, Value value, Value eval, Depth depth, Bound bound);
+    // Per-mille of sampled entries written in this search (UCI hashfull).
+    int hashfull() const;
+    void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[key & (bucketCount_ - 1)]); }
+
+private:
+    // Plain words accessed through std::atomic_ref, so that a freshly
+    // calloc'ed (lazily zeroed) block is a valid empty table.
+    struct Entry {
+        uint64_t check;  // key ^ data
+        uint64_t data;
+    };
+    struct alignas(64) Bucket {
+        Entry entries[4];
+    };
+    bool allocate(size_t megabytes);
+    void release();
+
+    void* memory_ = nullptr;  // what calloc returned
+    Bucket* buckets_ = nullptr;
+    size_t bucketCount_ = 0;
+    uint8_t generation_ = 0;  // multiple of 4: the low two bits hold the bound
+};
+
+}  // namespace chariot

@@ -1,0 +1,72 @@
+#include "chariot/cli.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "chariot/bench.h"
+#include "chariot/position.h"
+#include "chariot/ucci.h"
+
+namespace chariot {
+
+namespace {
+
+std::optional<int> toInt(const std::string& s, int lo, int hi) {
+    int v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
+    return v;
+}
+
+void usage(const std::function<void(const std::string&)>& print) {
+    print("usage: chariot                        run the UCCI/UCI engine on stdin/stdout");
+    print("       chariot bench [depth] [hashMB] fixed-depth search benchmark");
+    print("       chariot perft <depth> [FEN]    move generation count, divided by root move");
+    print("       chariot help                   this text");
+}
+
+}  // namespace
+
+int runCommandLine(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print) {
+    if (args.empty()) {
+        Protocol protocol(print);
+        return protocol.runStdin();
+    }
+    const std::string& cmd = args[0];
+    if (cmd == "bench") {
+        BenchConfig config;
+        if (args.size() > 1) {
+            auto d = toInt(args[1], 1, 64);
+            if (!d) return print("bench: depth must be 1..64"), 2;
+            config.depth = *d;
+        }
+        if (args.size() > 2) {
+            auto h = toInt(args[2], 1, 65536);
+            if (!h) return print("bench: hashMB must be 1..65536"), 2;
+            config.hashMB = size_t(*h);
+        }
+        runBench(config, print);
+        return 0;
+    }
+    if (cmd == "perft") {
+        if (args.size() < 2) return usage(print), 2;
+        auto d = toInt(args[1], 0, 12);
+        if (!d) return print("perft: depth must be 0..12"), 2;
+        std::string fen(StartFen);
+        if (args.size() > 2) {
+            fen.clear();
+            for (size_t i = 2; i < args.size(); ++i) fen += (i > 2 ? " " : "") + args[i];
+        }
+        return runPerftBench(*d, fen, print) > 0 || *d == 0 ? 0 : 1;
+    }
+    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+        usage(print);
+        return 0;
+    }
+    print(fmt::format("chariot: unknown command '{}'", cmd));
+    usage(print);
+    return 2;
+}
+
+}  // namespace chariot

@@ -1,0 +1,191 @@
+#include "chariot/movegen.h"
+
+#include <stdexcept>
+
+namespace chariot {
+
+using namespace tables;
+
+namespace {
+
+// Emits moves to empty squares (quiets) and/or onto enemy pieces (captures).
+template <GenType Type>
+inline void addStep(const Position& pos, MoveList& list, Square from, Square to, Color us) {
+    Piece target = pos.pieceOn(to);
+    if (target == Piece::Empty) {
+        if constexpr (Type != GenType::Captures) list.push(Move(from, to));
+    } else if (isColor(target, ~us)) {
+        if constexpr (Type != GenType::Quiets) list.push(Move(from, to));
+    }
+}
+
+}  // namespace
+
+template <GenType Type>
+void generate(const Position& pos, MoveList& list) {
+    const Color us = pos.sideToMove();
+    const Color them = ~us;
+
+    // Rooks and cannons slide; a rook captures the first piece it meets, a
+    // cannon the first one behind exactly one screen.
+    {
+        const Piece rook = makePiece(us, PieceType::Rook);
+        const Square* sqs = pos.squares(rook);
+        for (int i = 0, n = pos.count(rook); i < n; ++i) {
+            Square from = sqs[i];
+            for (int dir : OrthogonalSteps) {
+                Square to = from + dir;
+                while (pos.isEmpty(to)) {
+                    if constexpr (Type != GenType::Captures) list.push(Move(from, to));
+                    to += dir;
+                }
+                if constexpr (Type != GenType::Quiets)
+                    if (isColor(pos.pieceOn(to), them)) list.push(Move(from, to));
+            }
+        }
+    }
+    {
+        const Piece cannon = makePiece(us, PieceType::Cannon);
+        const Square* sqs = pos.squares(cannon);
+        for (int i = 0, n = pos.count(cannon); i < n; ++i) {
+            Square from = sqs[i];
+            for (int dir : OrthogonalSteps) {
+                Square to = from + dir;
+                while (pos.isEmpty(to)) {
+                    if constexpr (Type != GenType::Captures) list.push(Move(from, to));
+                    to += dir;
+                }
+                if constexpr (Type != GenType::Quiets) {
+                    if (pos.pieceOn(to) == Piece::OffBoard) continue;
+                    to += dir;  // jump the screen
+                    while (pos.isEmpty(to)) to += dir;
+                    if (isColor(pos.pieceOn(to), them)) list.push(Move(from, to));
+                }
+            }
+        }
+    }
+    {
+        const Piece horse = makePiece(us, PieceType::Horse);
+        const Square* sqs = pos.squares(horse);
+        for (int i = 0, n = pos.count(horse); i < n; ++i) {
+            Square from = sqs[i];
+            for (const Jump& j : HorseJumps)
+                if (pos.isEmpty(from + j.block)) addStep<Type>(pos, list, from, from + j.to, us);
+        }
+    }
+    {
+        const Piece pawn = makePiece(us, PieceType::Pawn);
+        const Square* sqs = pos.squares(pawn);
+        for (int i = 0, n = pos.count(pawn); i < n; ++i) {
+            Square from = sqs[i];
+            addStep<Type>(pos, list, from, from + forward(us), us);
+            if (crossedRiver(from, us)) {
+                addStep<Type>(pos, list, from, from + Left, us);
+                addStep<Type>(pos, list, from, from + Right, us);
+            }
+        }
+    }
+    {
+        const Piece elephant = makePiece(us, PieceType::Elephant);
+        const Square* sqs = pos.squares(elephant);
+        for (int i = 0, n = pos.count(elephant); i < n; ++i) {
+            Square from = sqs[i];
+            for (const Jump& j : ElephantJumps) {
+                Square to = from + j.to;
+                if (inOwnHalf(to, us) && pos.isEmpty(from + j.block)) addStep<Type>(pos, list, from, to, us);
+            }
+        }
+    }
+    {
+        const Piece advisor = makePiece(us, PieceType::Advisor);
+        const Square* sqs = pos.squares(advisor);
+        for (int i = 0, n = pos.count(advisor); i < n; ++i) {
+            Square from = sqs[i];
+            for (int d : DiagonalSteps)
+                if (inPalace(from + d, us)) addStep<Type>(pos, list, from, from + d, us);
+        }
+    }
+    {
+        Square from = pos.kingSquare(us);
+        for (int d : OrthogonalSteps)
+            if (inPalace(from + d, us)) addStep<Type>(pos, list, from, from + d, us);
+    }
+}
+
+template void generate<GenType::Captures>(const Position&, MoveList&);
+template void generate<GenType::Quiets>(const Position&, MoveList&);
+template void generate<GenType::All>(const Position&, MoveList&);
+
+void generateLegal(const Position& pos, MoveList& list) {
+    MoveList pseudo;
+    generate<GenType::All>(pos, pseudo);
+    for (Move m : pseudo)
+        if (pos.isLegal(m)) list.push(m);
+}
+
+void generateEvasions(const Position& pos, MoveList& list) { generateLegal(pos, list); }
+
+// ---------------------------------------------------------------------------
+
+namespace {
+
+template <bool Checked>
+uint64_t perftImpl(Position& pos, int depth) {
+    MoveList moves;
+    if constexpr (Checked) {
+        MoveList pseudo;
+        generate<GenType::All>(pos, pseudo);
+        for (Move m : pseudo) {
+            if (!pos.isPseudoLegal(m)) throw std::logic_error("generated move is not pseudo-legal: " + m.toString());
+            // The fast legality filter must agree with a full make + attack test.
+            pos.makeMove(m);
+            bool safe = !pos.kingAttacked(~pos.sideToMove());
+            bool check = pos.inCheck();
+            pos.unmakeMove();
+            if (safe != pos.isLegal(m)) throw std::logic_error("isLegal disagrees for " + m.toString());
+            if (safe && check != pos.givesCheck(m)) throw std::logic_error("givesCheck disagrees for " + m.toString());
+            if (safe) moves.push(m);
+        }
+        MoveList caps, quiets;
+        generate<GenType::Captures>(pos, caps);
+        generate<GenType::Quiets>(pos, quiets);
+        if (caps.size + quiets.size != pseudo.size) throw std::logic_error("captures + quiets != all");
+    } else {
+        generateLegal(pos, moves);
+    }
+    if (depth <= 1) return depth == 1 ? uint64_t(moves.size) : 1;
+    uint64_t nodes = 0;
+    for (Move m : moves) {
+        pos.makeMove(m);
+        if constexpr (Checked)
+            if (!pos.isConsistent()) throw std::logic_error("inconsistent after " + m.toString());
+        nodes += perftImpl<Checked>(pos, depth - 1);
+        pos.unmakeMove();
+        if constexpr (Checked)
+            if (!pos.isConsistent()) throw std::logic_error("inconsistent after undoing " + m.toString());
+    }
+    return nodes;
+}
+
+}  // namespace
+
+uint64_t perft(Position& pos, int depth) { return depth <= 0 ? 1 : perftImpl<false>(pos, depth); }
+
+uint64_t perftChecked(Position& pos, int depth) { return depth <= 0 ? 1 : perftImpl<true>(pos, depth); }
+
+uint64_t perftDivide(Position& pos, int depth, const std::function<void(Move, uint64_t)>& perMove) {
+    if (depth <= 0) return 1;
+    MoveList moves;
+    generateLegal(pos, moves);
+    uint64_t total = 0;
+    for (Move m : moves) {
+        pos.makeMove(m);
+        uint64_t n = perft(pos, depth - 1);
+        pos.unmakeMove();
+        perMove(m, n);
+        total += n;
+    }
+    return total;
+}
+
+}  // namespace chariot

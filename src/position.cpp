@@ -1,0 +1,574 @@
+#include "chariot/position.h"
+
+#include <cassert>
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace chariot {
+
+using namespace tables;
+
+namespace {
+
+constexpr std::string_view PieceNames[PieceTypeCount] = {"king", "advisor", "elephant", "horse",
+                                                        "rook", "cannon", "pawn"};
+constexpr std::string_view colorName(Color c) { return c == Color::Red ? "red" : "black"; }
+
+std::vector<std::string_view> splitFields(std::string_view text) {
+    std::vector<std::string_view> fields;
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        size_t start = i;
+        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        if (i > start) fields.push_back(text.substr(start, i - start));
+    }
+    return fields;
+}
+
+std::optional<long> parseNumber(std::string_view text) {
+    long value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+char pieceToChar(Piece p) {
+    if (!isPiece(p)) return '.';
+    char c = "KABNRCP"[int(typeOf(p))];
+    return colorOf(p) == Color::Red ? c : char(c + ('a' - 'A'));
+}
+
+Piece charToPiece(char c) {
+    Color color = (c >= 'a' && c <= 'z') ? Color::Black : Color::Red;
+    char upper = color == Color::Black ? char(c - ('a' - 'A')) : c;
+    switch (upper) {
+        case 'K': return makePiece(color, PieceType::King);
+        case 'A': return makePiece(color, PieceType::Advisor);
+        case 'B': case 'E': return makePiece(color, PieceType::Elephant);
+        case 'N': case 'H': return makePiece(color, PieceType::Horse);
+        case 'R': return makePiece(color, PieceType::Rook);
+        case 'C': return makePiece(color, PieceType::Cannon);
+        case 'P': return makePiece(color, PieceType::Pawn);
+        default: return Piece::Empty;
+    }
+}
+
+std::string squareName(Square s) {
+    return std::string{char('a' + fileOf(s)), char('0' + rankOf(s))};
+}
+
+std::string Move::toString() const {
+    if (isNone() || isNull()) return "0000";
+    return squareName(from()) + squareName(to());
+}
+
+Move Move::parse(std::string_view text) {
+    if (text.size() != 4) return none();
+    auto square = [](char f, char r) -> std::optional<Square> {
+        if (f >= 'A' && f <= 'I') f = char(f - 'A' + 'a');
+        if (f < 'a' || f > 'i' || r < '0' || r > '9') return std::nullopt;
+        return makeSquare(f - 'a', r - '0');
+    };
+    auto from = square(text[0], text[1]);
+    auto to = square(text[2], text[3]);
+    if (!from || !to || *from == *to) return none();
+    return Move(*from, *to);
+}
+
+// ---------------------------------------------------------------------------
+
+Position::Position() {
+    auto error = setFen(StartFen);
+    assert(!error);
+    (void)error;
+}
+
+void Position::clear() {
+    for (int sq = 0; sq < BoardSize; ++sq) board_[sq] = inBoard(Square(sq)) ? Piece::Empty : Piece::OffBoard;
+    for (auto& list : lists_) list.fill(Square::None);
+    counts_.fill(0);
+    listIndex_.fill(0);
+    side_ = Color::Red;
+    gamePly_ = 0;
+    history_.clear();
+    history_.reserve(1024);
+    history_.push_back(State{0, Score(), Move::none(), Piece::Empty, false, 0, 0});
+}
+
+void Position::putPiece(Piece p, Square s) {
+    int pi = pieceIndex(p);
+    board_[index(s)] = p;
+    listIndex_[index(s)] = counts_[pi];
+    lists_[pi][counts_[pi]++] = s;
+}
+
+void Position::removePiece(Square s) {
+    Piece p = board_[index(s)];
+    int pi = pieceIndex(p);
+    // Move the last list entry into the hole.
+    Square last = lists_[pi][--counts_[pi]];
+    int slot = listIndex_[index(s)];
+    lists_[pi][slot] = last;
+    listIndex_[index(last)] = uint8_t(slot);
+    board_[index(s)] = Piece::Empty;
+}
+
+void Position::movePiece(Square from, Square to) {
+    Piece p = board_[index(from)];
+    board_[index(to)] = p;
+    board_[index(from)] = Piece::Empty;
+    int slot = listIndex_[index(from)];
+    lists_[pieceIndex(p)][slot] = to;
+    listIndex_[index(to)] = uint8_t(slot);
+}
+
+std::optional<std::string> Position::setFen(std::string_view fen) {
+    auto fields = splitFields(fen);
+    if (fields.empty()) return "FEN is empty";
+    if (fields.size() < 2) return "FEN has no side-to-move field";
+
+    Position p{EmptyTag{}};  // built aside; *this changes only on success
+    std::string_view placement = fields[0];
+    int rank = 9, file = 0;
+    for (size_t i = 0; i <= placement.size(); ++i) {
+        char c = i < placement.size() ? placement[i] : '/';
+        if (c == '/') {
+            if (file != FileCount)
+                return fmt::format("FEN board: rank {} has {} files; expected 9", rank, file);
+            if (--rank < -1) return "FEN board: more than 10 ranks";
+            file = 0;
+        } else if (c >= '1' && c <= '9') {
+            file += c - '0';
+            if (file > FileCount) return fmt::format("FEN board: rank {} has more than 9 files", rank);
+        } else {
+            Piece piece = charToPiece(c);
+            if (piece == Piece::Empty)
+                return fmt::format("FEN board: unknown piece letter '{}' on rank {}",
+                                   (c >= 32 && c < 127) ? std::string(1, c) : fmt::format("\\x{:02x}", uint8_t(c)),
+                                   rank);
+            if (file >= FileCount) return fmt::format("FEN board: rank {} has more than 9 files", rank);
+            if (p.count(piece) >= maxPieceCount(typeOf(piece)))
+                return fmt::format("FEN board: {} has more than {} {}{}", colorName(colorOf(piece)),
+                                   maxPieceCount(typeOf(piece)), PieceNames[int(typeOf(piece))],
+                                   maxPieceCount(typeOf(piece)) > 1 ? "s" : "");
+            p.putPiece(piece, makeSquare(file, rank));
+            ++file;
+        }
+    }
+    if (rank != -1) return fmt::format("FEN board: {} ranks; expected 10", 9 - rank);
+
+    std::string_view sideField = fields[1];
+    if (sideField == "w" || sideField == "r" || sideField == "W" || sideField == "R")
+        p.side_ = Color::Red;
+    else if (sideField == "b" || sideField == "B")
+        p.side_ = Color::Black;
+    else
+        return fmt::format("FEN side to move: '{}' is not w, r or b", sideField.substr(0, 16));
+
+    int halfmove = 0, fullmove = 1;
+    if (fields.size() > 4) {
+        auto n = parseNumber(fields[4]);
+        if (!n || *n < 0 || *n > 9999)
+            return fmt::format("FEN no-capture counter: '{}' is not a number from 0 to 9999", fields[4].substr(0, 16));
+        halfmove = int(*n);
+    }
+    if (fields.size() > 5) {
+        auto n = parseNumber(fields[5]);
+        if (!n || *n < 1 || *n > 99999)
+            return fmt::format("FEN move number: '{}' is not a number from 1 to 99999", fields[5].substr(0, 16));
+        fullmove = int(*n);
+    }
+
+    if (auto error = p.validate()) return error;
+
+    State& st = p.history_.back();
+    st.key = p.computeKey();
+    for (int sq = 0; sq < BoardSize; ++sq)
+        if (isPiece(p.board_[sq])) st.psq += psqt::value(p.board_[sq], Square(sq));
+    st.inCheck = p.kingAttacked(p.side_);
+    st.rule60 = int16_t(std::min(halfmove, 9999));
+    st.pliesFromNull = 0;
+    p.gamePly_ = 2 * (fullmove - 1) + (p.side_ == Color::Black);
+    *this = std::move(p);
+    return std::nullopt;
+}
+
+std::optional<std::string> Position::validate() const {
+    for (Color c : {Color::Red, Color::Black}) {
+        if (count(c, PieceType::King) != 1) return fmt::format("FEN board: {} has no king", colorName(c));
+        for (int t = 0; t < PieceTypeCount; ++t) {
+            Piece piece = makePiece(c, PieceType(t));
+            uint16_t pawnFiles = 0;
+            for (int i = 0; i < count(piece); ++i) {
+                Square s = squares(piece)[i];
+                auto where = [&] { return fmt::format("{} {} on {}", colorName(c), PieceNames[t], squareName(s)); };
+                uint8_t flags = SquareFlags[index(s)];
+                switch (PieceType(t)) {
+                    case PieceType::King:
+                        if (!inPalace(s, c)) return fmt::format("FEN board: {} is outside its palace", where());
+                        break;
+                    case PieceType::Advisor:
+                        if (!inPalace(s, c) || !(flags & AdvisorPoint))
+                            return fmt::format("FEN board: {} is not on an advisor point of its palace", where());
+                        break;
+                    case PieceType::Elephant:
+                        if (!inOwnHalf(s, c) || !(flags & ElephantPoint))
+                            return fmt::format("FEN board: {} is not on an elephant point of its own half", where());
+                        break;
+                    case PieceType::Pawn: {
+                        int ownRank = c == Color::Red ? rankOf(s) : 9 - rankOf(s);
+                        if (ownRank < 3) return fmt::format("FEN board: {} is behind its starting rank", where());
+                        if (ownRank < 5) {  // not yet across the river: cannot have left its file
+                            if (fileOf(s) % 2 != 0)
+                                return fmt::format("FEN board: {} has not crossed the river but is off its file",
+                                                   where());
+                            if (pawnFiles & (1u << fileOf(s)))
+                                return fmt::format("FEN board: {} shares its file with another uncrossed pawn",
+                                                   where());
+                            pawnFiles |= uint16_t(1u << fileOf(s));
+                        }
+                        break;
+                    }
+                    default: break;
+                }
+            }
+        }
+    }
+    Square redKing = kingSquare(Color::Red), blackKing = kingSquare(Color::Black);
+    if (fileOf(redKing) == fileOf(blackKing)) {
+        bool blocked = false;
+        for (Square s = redKing + Up; s != blackKing; s += Up) blocked |= !isEmpty(s);
+        if (!blocked) return "FEN board: the kings face each other on an open file";
+    }
+    if (kingAttacked(~side_))
+        return fmt::format("FEN: the side not to move ({}) is in check", colorName(~side_));
+    return std::nullopt;
+}
+
+std::string Position::fen() const {
+    std::string out;
+    for (int rank = 9; rank >= 0; --rank) {
+        int empty = 0;
+        for (int file = 0; file < FileCount; ++file) {
+            Piece p = pieceOn(makeSquare(file, rank));
+            if (p == Piece::Empty) {
+                ++empty;
+                continue;
+            }
+            if (empty) out += char('0' + empty);
+            empty = 0;
+            out += pieceToChar(p);
+        }
+        if (empty) out += char('0' + empty);
+        if (rank) out += '/';
+    }
+    out += side_ == Color::Red ? " w - - " : " b - - ";
+    out += fmt::format("{} {}", rule60(), gamePly_ / 2 + 1);
+    return out;
+}
+
+uint64_t Position::computeKey() const {
+    uint64_t key = side_ == Color::Black ? Zobrist.blackToMove : 0;
+    for (int sq = 0; sq < BoardSize; ++sq)
+        if (isPiece(board_[sq])) key ^= zobrist(board_[sq], Square(sq));
+    return key;
+}
+
+bool Position::isConsistent() const {
+    Score psq;
+    std::array<uint8_t, PieceIndexCount> counts{};
+    for (int sq = 0; sq < BoardSize; ++sq) {
+        Piece p = board_[sq];
+        if (!inBoard(Square(sq))) {
+            if (p != Piece::OffBoard) return false;
+            continue;
+        }
+        if (p == Piece::OffBoard) return false;
+        if (!isPiece(p)) continue;
+        psq += psqt::value(p, Square(sq));
+        int pi = pieceIndex(p);
+        ++counts[pi];
+        if (listIndex_[sq] >= counts_[pi] || lists_[pi][listIndex_[sq]] != Square(sq)) return false;
+    }
+    return counts == counts_ && psq == state().psq && computeKey() == state().key &&
+           inCheck() == kingAttacked(side_) && count(Color::Red, PieceType::King) == 1 &&
+           count(Color::Black, PieceType::King) == 1;
+}
+
+// ---------------------------------------------------------------------------
+// Attacks
+
+bool Position::squareAttackedByKingRules(Square s, Color by) const {
+    const Piece horse = makePiece(by, PieceType::Horse);
+    const Piece rook = makePiece(by, PieceType::Rook);
+    const Piece cannon = makePiece(by, PieceType::Cannon);
+    const Piece pawn = makePiece(by, PieceType::Pawn);
+    const Piece king = makePiece(by, PieceType::King);
+    const auto& b = board_;
+
+    // Pawns: from the square in front (as seen by us), and from the sides once
+    // they have crossed the river (s is then on their crossed side too).
+    if (b[index(s - forward(by))] == pawn) return true;
+    if (crossedRiver(s, by) && (b[index(s + Left)] == pawn || b[index(s + Right)] == pawn)) return true;
+
+    for (const Jump& j : HorseAttacks)
+        if (b[index(s + j.to)] == horse && b[index(s + j.block)] == Piece::Empty) return true;
+
+    for (int dir : OrthogonalSteps) {
+        Square t = s + dir;
+        while (b[index(t)] == Piece::Empty) t += dir;
+        Piece first = b[index(t)];
+        if (first == Piece::OffBoard) continue;
+        if (first == rook) return true;
+        // Facing kings: the enemy king "attacks" along an open file.
+        if (first == king && (dir == Up || dir == Down)) return true;
+        t += dir;
+        while (b[index(t)] == Piece::Empty) t += dir;
+        if (b[index(t)] == cannon) return true;
+    }
+    return false;
+}
+
+bool Position::isAttacked(Square s, Color by) const {
+    const auto& b = board_;
+    const Piece horse = makePiece(by, PieceType::Horse);
+    const Piece rook = makePiece(by, PieceType::Rook);
+    const Piece cannon = makePiece(by, PieceType::Cannon);
+    const Piece pawn = makePiece(by, PieceType::Pawn);
+
+    if (b[index(s - forward(by))] == pawn) return true;
+    if (crossedRiver(s, by) && (b[index(s + Left)] == pawn || b[index(s + Right)] == pawn)) return true;
+    for (const Jump& j : HorseAttacks)
+        if (b[index(s + j.to)] == horse && b[index(s + j.block)] == Piece::Empty) return true;
+    for (int dir : OrthogonalSteps) {
+        Square t = s + dir;
+        while (b[index(t)] == Piece::Empty) t += dir;
+        if (b[index(t)] == rook) return true;
+        if (b[index(t)] == Piece::OffBoard) continue;
+        t += dir;
+        while (b[index(t)] == Piece::Empty) t += dir;
+        if (b[index(t)] == cannon) return true;
+    }
+    // Defenders that never leave home: king and advisors in the palace,
+    // elephants on their own half.
+    if (inPalace(s, by)) {
+        const Piece king = makePiece(by, PieceType::King);
+        const Piece advisor = makePiece(by, PieceType::Advisor);
+        for (int d : OrthogonalSteps)
+            if (b[index(s + d)] == king) return true;
+        for (int d : DiagonalSteps)
+            if (b[index(s + d)] == advisor) return true;
+    }
+    if (inOwnHalf(s, by)) {
+        const Piece elephant = makePiece(by, PieceType::Elephant);
+        for (const Jump& j : ElephantJumps)
+            if (b[index(s + j.to)] == elephant && b[index(s + j.block)] == Piece::Empty) return true;
+    }
+    return false;
+}
+
+bool Position::destinationAttacked(Move m) const {
+    Square from = m.from(), to = m.to();
+    Piece pc = board_[index(from)];
+    Piece captured = board_[index(to)];
+    board_[index(to)] = pc;
+    board_[index(from)] = Piece::Empty;
+    bool attacked = isAttacked(to, ~colorOf(pc));
+    board_[index(from)] = pc;
+    board_[index(to)] = captured;
+    return attacked;
+}
+
+// ---------------------------------------------------------------------------
+// Move validity
+
+bool Position::isPseudoLegal(Move m) const {
+    Square from = m.from(), to = m.to();
+    if (!inBoard(from) || !inBoard(to) || from == to) return false;
+    Piece pc = board_[index(from)];
+    if (!isColor(pc, side_)) return false;
+    Piece target = board_[index(to)];
+    if (isColor(target, side_)) return false;
+    int delta = index(to) - index(from);
+    switch (typeOf(pc)) {
+        case PieceType::King:
+            return inPalace(to, side_) && (delta == Up || delta == Down || delta == Left || delta == Right);
+        case PieceType::Advisor:
+            return inPalace(to, side_) &&
+                   (delta == Up + Left || delta == Up + Right || delta == Down + Left || delta == Down + Right);
+        case PieceType::Elephant:
+            for (const Jump& j : ElephantJumps)
+                if (j.to == delta) return inOwnHalf(to, side_) && isEmpty(from + j.block);
+            return false;
+        case PieceType::Horse:
+            for (const Jump& j : HorseJumps)
+                if (j.to == delta) return isEmpty(from + j.block);
+            return false;
+        case PieceType::Pawn:
+            if (delta == forward(side_)) return true;
+            return (delta == Left || delta == Right) && crossedRiver(from, side_);
+        case PieceType::Rook:
+        case PieceType::Cannon: {
+            int dir = lineDirection(from, to);
+            if (!dir) return false;
+            int between = 0;
+            for (Square s = from + dir; s != to; s += dir) between += !isEmpty(s);
+            if (typeOf(pc) == PieceType::Rook) return between == 0;
+            return target == Piece::Empty ? between == 0 : between == 1;
+        }
+        default: return false;
+    }
+}
+
+bool Position::isLegal(Move m) const {
+    Square from = m.from(), to = m.to();
+    Piece pc = board_[index(from)];
+    bool kingMove = typeOf(pc) == PieceType::King;
+    Square ksq = kingMove ? to : kingSquare(side_);
+    if (!kingMove && !inCheck()) {
+        // Only a piece leaving a line or a horse-leg square of the king, or a
+        // piece arriving on a line of the king (a new cannon screen), can expose it.
+        int df = index(from) - index(ksq);
+        bool fromNear = df == 15 || df == 17 || df == -15 || df == -17;
+        if (!fromNear && !sameRank(ksq, from) && !sameFile(ksq, from) && !sameRank(ksq, to) && !sameFile(ksq, to))
+            return true;
+    }
+    Piece captured = board_[index(to)];
+    board_[index(to)] = pc;
+    board_[index(from)] = Piece::Empty;
+    bool attacked = squareAttackedByKingRules(ksq, ~side_);
+    board_[index(from)] = pc;
+    board_[index(to)] = captured;
+    return !attacked;
+}
+
+bool Position::givesCheck(Move m) const {
+    Square from = m.from(), to = m.to();
+    Piece pc = board_[index(from)];
+    Piece captured = board_[index(to)];
+    board_[index(to)] = pc;
+    board_[index(from)] = Piece::Empty;
+    bool check = squareAttackedByKingRules(kingSquare(~side_), side_);
+    board_[index(from)] = pc;
+    board_[index(to)] = captured;
+    return check;
+}
+
+Move Position::parseLegalMove(std::string_view text) const {
+    Move m = Move::parse(text);
+    if (m.isNone() || !isPseudoLegal(m) || !isLegal(m)) return Move::none();
+    return m;
+}
+
+// ---------------------------------------------------------------------------
+// Make / unmake
+
+void Position::makeMove(Move m) {
+    Square from = m.from(), to = m.to();
+    Piece pc = board_[index(from)];
+    Piece captured = board_[index(to)];
+    const State& prev = history_.back();
+    State next{prev.key ^ Zobrist.blackToMove, prev.psq, m, captured, false,
+               int16_t(prev.rule60 + 1), int16_t(prev.pliesFromNull + 1)};
+    if (captured != Piece::Empty) {
+        next.key ^= zobrist(captured, to);
+        next.psq -= psqt::value(captured, to);
+        next.rule60 = 0;
+        removePiece(to);
+    }
+    next.key ^= zobrist(pc, from) ^ zobrist(pc, to);
+    next.psq += psqt::value(pc, to) - psqt::value(pc, from);
+    movePiece(from, to);
+    side_ = ~side_;
+    ++gamePly_;
+    next.inCheck = kingAttacked(side_);
+    history_.push_back(next);
+    assert(isConsistent());
+}
+
+void Position::unmakeMove() {
+    const State& st = history_.back();
+    Square from = st.move.from(), to = st.move.to();
+    Piece captured = st.captured;
+    movePiece(to, from);
+    if (captured != Piece::Empty) putPiece(captured, to);
+    side_ = ~side_;
+    --gamePly_;
+    history_.pop_back();
+    assert(isConsistent());
+}
+
+void Position::makeNullMove() {
+    const State& prev = history_.back();
+    State next{prev.key ^ Zobrist.blackToMove, prev.psq, Move::null(), Piece::Empty, false, prev.rule60, 0};
+    side_ = ~side_;
+    ++gamePly_;
+    history_.push_back(next);
+    assert(isConsistent());
+}
+
+void Position::unmakeNullMove() {
+    side_ = ~side_;
+    --gamePly_;
+    history_.pop_back();
+    assert(isConsistent());
+}
+
+void Position::discardHistory() {
+    State current = history_.back();
+    history_.clear();
+    history_.push_back(current);
+}
+
+// ---------------------------------------------------------------------------
+// Repetition
+
+Repetition Position::repetition(int plyFromRoot, int gameRepeats) const {
+    const int last = int(history_.size()) - 1;
+    const int reach = std::min<int>(std::min(state().rule60, state().pliesFromNull), last);
+    if (reach < 4) return Repetition::None;
+    const uint64_t key = state().key;
+    // Index i's state was reached by a move of the side that is NOT to move
+    // there; (last - i) odd means "our" move led to state i.
+    bool usAlwaysChecked = true, themAlwaysChecked = true;
+    int repeats = 0;
+    for (int back = 1; back <= reach; ++back) {
+        const State& st = history_[last - back + 1];  // the state the move `back` plies ago led to
+        if (back % 2 == 1)
+            themAlwaysChecked &= st.inCheck;
+        else
+            usAlwaysChecked &= st.inCheck;
+        if (back % 2 == 0 && history_[last - back].key == key) {
+            ++repeats;
+            if (back <= plyFromRoot || repeats >= gameRepeats) {
+                if (themAlwaysChecked && !usAlwaysChecked) return Repetition::Win;
+                if (usAlwaysChecked && !themAlwaysChecked) return Repetition::Loss;
+                // Chase detection would refine this verdict; for now an idle
+                // or mutual repetition is a draw.
+                return Repetition::Draw;
+            }
+        }
+    }
+    return Repetition::None;
+}
+
+Position Position::mirrored() const {
+    Position p{EmptyTag{}};
+    p.side_ = side_;
+    for (int sq = 0; sq < BoardSize; ++sq)
+        if (isPiece(board_[sq])) p.putPiece(board_[sq], mirrorSquare(Square(sq)));
+    State& st = p.history_.back();
+    st.key = p.computeKey();
+    for (int sq = 0; sq < BoardSize; ++sq)
+        if (isPiece(p.board_[sq])) st.psq += psqt::value(p.board_[sq], Square(sq));
+    st.inCheck = inCheck();
+    st.rule60 = state().rule60;
+    p.gamePly_ = gamePly_;
+    return p;
+}
+
+}  // namespace chariot

@@ -1,0 +1,771 @@
+#include "chariot/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+namespace chariot {
+
+namespace {
+
+// --- tuning constants (internal units: a pawn before the river ~ 100) ------
+constexpr int CheckInterval = 1024;          // nodes between clock checks
+constexpr Value AspirationDelta = 36;
+constexpr Value ReverseFutilityMargin = 95;  // per ply of depth
+constexpr int ReverseFutilityDepth = 6;
+constexpr Value DeltaMargin = 180;           // quiescence delta pruning
+constexpr int MaxHistory = 16384;
+constexpr int RuleNoCapturePlies = 120;
+
+// MVV/LVA: victims by value, attackers cheapest first.
+constexpr int VictimValue[PieceTypeCount] = {5000, 190, 190, 430, 1000, 460, 90};
+constexpr int AttackerOrder[PieceTypeCount] = {6, 1, 1, 3, 5, 4, 0};
+
+struct Reductions {
+    std::array<std::array<int8_t, 64>, 64> table{};
+    Reductions() {
+        for (int d = 1; d < 64; ++d)
+            for (int m = 1; m < 64; ++m) table[d][m] = int8_t(0.8 + std::log(d) * std::log(m) / 2.3);
+    }
+    int operator()(int depth, int moveCount) const { return table[std::min(depth, 63)][std::min(moveCount, 63)]; }
+};
+const Reductions LmrTable;
+
+// A victim's value for ordering; the king is never captured in legal play.
+int victimValue(Piece p) { return VictimValue[int(typeOf(p))]; }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+struct RootMove {
+    Move move;
+    Value score = -ValueInfinite;
+    Value previousScore = -ValueInfinite;
+    Value jitter = 0;
+    int selDepth = 0;
+    std::vector<Move> pv;
+};
+
+class Worker {
+public:
+    Worker(Searcher& owner, int id) : owner_(owner), id_(id) {}
+
+    void prepare(const Position& root, const std::vector<Move>& rootMoves, const SearchOptions& options,
+                 uint64_t seed);
+    void iterativeDeepening();
+    void clearHistory() {
+        std::memset(history_, 0, sizeof(history_));
+        std::memset(killers_, 0, sizeof(killers_));
+    }
+
+    std::atomic<uint64_t> nodes{0};
+    std::vector<RootMove> rootMoves;
+    int completedDepth = 0;
+
+private:
+    struct Frame {
+        Value staticEval = 0;
+        Move move;
+        bool nullMove = false;   // the move made from this frame is a null move
+        bool verifying = false;  // a null-move verification search runs here
+    };
+
+    template <bool PvNode>
+    Value search(Value alpha, Value beta, Depth depth, int ply, bool cutNode);
+    template <bool PvNode>
+    Value qsearch(Value alpha, Value beta, int ply);
+    Value rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex);
+    bool checkStop();
+    // Only this thread writes its counter: a plain increment, no locked add.
+    void countNode() { nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+    void updatePv(int ply, Move m);
+    void updateQuietStats(int ply, Move best, Depth depth, const Move* quiets, int quietCount);
+    Value repetitionValue(Repetition r, int ply) const;
+    void report(int depth, size_t lines);
+
+    // Staged move ordering for the main search.
+    class MovePicker;
+
+    Searcher& owner_;
+    int id_;
+    Position pos_;
+    SearchOptions options_;
+    int selDepth_ = 0;
+    int rootDepth_ = 0;
+    int bestMoveChanges_ = 0;
+    Frame frames_[MaxPly + 4];
+    Move pv_[MaxPly + 1][MaxPly + 1];
+    int pvLength_[MaxPly + 1] = {};
+    Move killers_[MaxPly + 2][2];
+    int16_t history_[PieceIndexCount][BoardSize] = {};
+    friend class Searcher;
+};
+
+// ---------------------------------------------------------------------------
+// Move picker: TT move, good captures (MVV/LVA, losing ones held back),
+// killers, quiets by history, then the losing captures.
+
+class Worker::MovePicker {
+public:
+    MovePicker(const Position& pos, Move ttMove, const Move* killers, const int16_t (*history)[BoardSize],
+               bool capturesOnly)
+        : pos_(pos), ttMove_(ttMove), history_(history), capturesOnly_(capturesOnly) {
+        killers_[0] = killers ? killers[0] : Move::none();
+        killers_[1] = killers ? killers[1] : Move::none();
+        if (!ttMove_ || !pos.isPseudoLegal(ttMove_) || (capturesOnly_ && pos.isEmpty(ttMove_.to())))
+            ttMove_ = Move::none();
+        stage_ = ttMove_ ? Stage::TTMove : Stage::GenerateCaptures;
+    }
+
+    Move next() {
+        switch (stage_) {
+            case Stage::TTMove:
+                stage_ = Stage::GenerateCaptures;
+                return ttMove_;
+            case Stage::GenerateCaptures:
+                list_.size = 0;
+                generate<GenType::Captures>(pos_, list_);
+                for (int i = 0; i < list_.size; ++i) {
+                    Move m = list_.moves[i];
+                    scores_[i] = victimValue(pos_.pieceOn(m.to())) * 8 - AttackerOrder[int(typeOf(pos_.pieceOn(m.from())))];
+                }
+                cursor_ = 0;
+                stage_ = Stage::GoodCaptures;
+                [[fallthrough]];
+            case Stage::GoodCaptures:
+                while (cursor_ < list_.size) {
+                    Move m = pickBest();
+                    if (m == ttMove_) continue;
+                    if (!capturesOnly_ && isLosingCapture(m)) {
+                        badCaptures_[badCount_++] = m;
+                        continue;
+                    }
+                    return m;
+                }
+                if (capturesOnly_) {
+                    stage_ = Stage::Done;
+                    return Move::none();
+                }
+                stage_ = Stage::Killer1;
+                [[fallthrough]];
+            case Stage::Killer1:
+                stage_ = Stage::Killer2;
+                if (isUsableKiller(killers_[0])) return killers_[0];
+                [[fallthrough]];
+            case Stage::Killer2:
+                stage_ = Stage::GenerateQuiets;
+                if (killers_[1] != killers_[0] && isUsableKiller(killers_[1])) return killers_[1];
+                [[fallthrough]];
+            case Stage::GenerateQuiets:
+                list_.size = 0;
+                generate<GenType::Quiets>(pos_, list_);
+                for (int i = 0; i < list_.size; ++i) {
+                    Move m = list_.moves[i];
+                    scores_[i] = history_[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())];
+                }
+                cursor_ = 0;
+                stage_ = Stage::Quiets;
+                [[fallthrough]];
+            case Stage::Quiets:
+                while (cursor_ < list_.size) {
+                    Move m = pickBest();
+                    if (m == ttMove_ || m == killers_[0] || m == killers_[1]) continue;
+                    return m;
+                }
+                stage_ = Stage::BadCaptures;
+                cursor_ = 0;
+                [[fallthrough]];
+            case Stage::BadCaptures:
+                if (cursor_ < badCount_) return badCaptures_[cursor_++];
+                stage_ = Stage::Done;
+                [[fallthrough]];
+            case Stage::Done:
+                return Move::none();
+        }
+        return Move::none();
+    }
+
+private:
+    enum class Stage : uint8_t {
+        TTMove, GenerateCaptures, GoodCaptures, Killer1, Killer2, GenerateQuiets, Quiets, BadCaptures, Done
+    };
+
+    Move pickBest() {
+        int best = cursor_;
+        for (int i = cursor_ + 1; i < list_.size; ++i)
+            if (scores_[i] > scores_[best]) best = i;
+        std::swap(list_.moves[cursor_], list_.moves[best]);
+        std::swap(scores_[cursor_], scores_[best]);
+        return list_.moves[cursor_++];
+    }
+    bool isUsableKiller(Move m) const {
+        return m && m != ttMove_ && pos_.isEmpty(m.to()) && pos_.isPseudoLegal(m);
+    }
+    // Capturing a cheaper, defended piece with a dearer one probably loses material.
+    bool isLosingCapture(Move m) const {
+        int attacker = victimValue(pos_.pieceOn(m.from()));
+        int victim = victimValue(pos_.pieceOn(m.to()));
+        return victim < attacker && pos_.destinationAttacked(m);
+    }
+
+    const Position& pos_;
+    Move ttMove_;
+    Move killers_[2];
+    const int16_t (*history_)[BoardSize];
+    bool capturesOnly_;
+    Stage stage_;
+    MoveList list_;
+    int scores_[MaxMoves];
+    int cursor_ = 0;
+    Move badCaptures_[MaxMoves];
+    int badCount_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+
+void Worker::prepare(const Position& root, const std::vector<Move>& moves, const SearchOptions& options,
+                     uint64_t seed) {
+    pos_ = root;
+    options_ = options;
+    nodes = 0;
+    completedDepth = 0;
+    rootMoves.clear();
+    std::mt19937_64 rng(seed);
+    for (Move m : moves) {
+        RootMove rm;
+        rm.move = m;
+        rm.pv = {m};
+        if (options.randomness > 0)
+            rm.jitter = Value(int64_t(rng() % uint64_t(2 * options.randomness + 1)) - options.randomness);
+        rootMoves.push_back(rm);
+    }
+    for (auto& f : frames_) f = Frame{};
+}
+
+bool Worker::checkStop() {
+    if (owner_.stopRequested_.load(std::memory_order_relaxed)) return true;
+    if (id_ != 0) return false;
+    uint64_t n = nodes.load(std::memory_order_relaxed);
+    if (const uint64_t limit = owner_.limits_.nodes) {
+        // Exact with one thread (reproducible `go nodes`), coarse with more.
+        bool single = owner_.workers_.size() == 1;
+        if ((single && n >= limit) || (!single && n % CheckInterval == 0 && owner_.nodes() >= limit)) {
+            owner_.stop();
+            return true;
+        }
+    }
+    if (n % CheckInterval == 0 && owner_.timeUp(true)) {
+        owner_.stop();
+        return true;
+    }
+    return false;
+}
+
+void Worker::updatePv(int ply, Move m) {
+    pv_[ply][ply] = m;
+    for (int i = ply + 1; i < pvLength_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+    pvLength_[ply] = std::max(pvLength_[ply + 1], ply + 1);
+}
+
+Value Worker::repetitionValue(Repetition r, int ply) const {
+    switch (r) {
+        case Repetition::Win: return ValueBan - ply;
+        case Repetition::Loss: return -ValueBan + ply;
+        default: return ValueDraw;
+    }
+}
+
+void Worker::updateQuietStats(int ply, Move best, Depth depth, const Move* quiets, int quietCount) {
+    if (killers_[ply][0] != best) {
+        killers_[ply][1] = killers_[ply][0];
+        killers_[ply][0] = best;
+    }
+    const int bonus = std::min(depth * depth * 8, 1600);
+    auto apply = [&](Move m, int b) {
+        int16_t& h = history_[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())];
+        h = int16_t(h + b - h * std::abs(b) / MaxHistory);
+    };
+    apply(best, bonus);
+    for (int i = 0; i < quietCount; ++i) apply(quiets[i], -bonus);
+}
+
+template <bool PvNode>
+Value Worker::qsearch(Value alpha, Value beta, int ply) {
+    if (PvNode) pvLength_[ply] = ply;
+    if (checkStop()) return 0;
+    countNode();
+    selDepth_ = std::max(selDepth_, ply);
+
+    const bool inCheck = pos_.inCheck();
+    if (ply >= MaxPly - 1) return inCheck ? ValueDraw : evaluate(pos_, options_.knowledge);
+
+    alpha = std::max(matedIn(ply), alpha);
+    beta = std::min(mateIn(ply + 1), beta);
+    if (alpha >= beta) return alpha;
+
+    TranspositionTable& tt = owner_.tt_;
+    TTHit hit;
+    const bool ttHit = tt.probe(pos_.key(), ply, hit);
+    if (!PvNode && ttHit && hit.bound != Bound::None &&
+        ((hit.bound == Bound::Lower && hit.value >= beta) || (hit.bound == Bound::Upper && hit.value <= alpha) ||
+         hit.bound == Bound::Exact))
+        return hit.value;
+
+    Value best, standPat = -ValueInfinite;
+    if (inCheck) {
+        best = -ValueInfinite;
+    } else {
+        standPat = ttHit ? hit.eval : evaluate(pos_, options_.knowledge);
+        if (standPat >= beta) {
+            if (!ttHit) tt.store(pos_.key(), ply, Move::none(), standPat, standPat, -1, Bound::Lower);
+            return standPat;
+        }
+        alpha = std::max(alpha, standPat);
+        best = standPat;
+    }
+
+    const Value oldAlpha = alpha;
+    Move bestMove;
+    int legalMoves = 0;
+    MovePicker picker(pos_, ttHit ? hit.move : Move::none(), inCheck ? killers_[ply] : nullptr, history_, !inCheck);
+    while (Move m = picker.next()) {
+        if (!inCheck) {
+            // Hopeless captures: even winning the piece leaves us below alpha,
+            // or a dearer piece takes a defended cheaper one.
+            int victim = victimValue(pos_.pieceOn(m.to()));
+            if (standPat + victim + DeltaMargin <= alpha) continue;
+            if (victim < victimValue(pos_.pieceOn(m.from())) && pos_.destinationAttacked(m)) continue;
+        }
+        if (!pos_.isLegal(m)) continue;
+        ++legalMoves;
+        pos_.makeMove(m);
+        Value v = -qsearch<PvNode>(-beta, -alpha, ply + 1);
+        pos_.unmakeMove();
+        if (owner_.stopped()) return 0;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                bestMove = m;
+                if (PvNode) updatePv(ply, m);
+                if (v >= beta) break;
+                alpha = v;
+            }
+        }
+    }
+    if (inCheck && legalMoves == 0) return matedIn(ply);  // mated (stalemate is a loss too)
+
+    Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
+    tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : standPat, 0, bound);
+    return best;
+}
+
+template <bool PvNode>
+Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode) {
+    if (depth <= 0) return qsearch<PvNode>(alpha, beta, ply);
+    if (PvNode) pvLength_[ply] = ply;
+    if (checkStop()) return 0;
+    countNode();
+    selDepth_ = std::max(selDepth_, ply);
+
+    // Step 1. Draws and repetitions (path-dependent, so before the TT).
+    if (Repetition r = pos_.repetition(ply); r != Repetition::None) return repetitionValue(r, ply);
+    if (pos_.rule60() >= RuleNoCapturePlies) return ValueDraw;
+    if (!hasAttackers(pos_, Color::Red) && !hasAttackers(pos_, Color::Black)) return ValueDraw;
+    const bool inCheck = pos_.inCheck();
+    if (ply >= MaxPly - 1) return inCheck ? ValueDraw : evaluate(pos_, options_.knowledge);
+
+    // Step 2. Mate-distance pruning.
+    alpha = std::max(matedIn(ply), alpha);
+    beta = std::min(mateIn(ply + 1), beta);
+    if (alpha >= beta) return alpha;
+
+    // Step 3. Transposition table.
+    TranspositionTable& tt = owner_.tt_;
+    TTHit hit;
+    const bool ttHit = tt.probe(pos_.key(), ply, hit);
+    const Move ttMove = ttHit ? hit.move : Move::none();
+    if (!PvNode && ttHit && hit.depth >= depth && hit.bound != Bound::None &&
+        ((hit.bound == Bound::Lower && hit.value >= beta) || (hit.bound == Bound::Upper && hit.value <= alpha) ||
+         hit.bound == Bound::Exact))
+        return hit.value;
+
+    // Step 4. Static evaluation.
+    Value staticEval = inCheck ? -ValueInfinite : ttHit ? hit.eval : evaluate(pos_, options_.knowledge);
+    frames_[ply].staticEval = staticEval;
+    const Pruning pruning = options_.pruning;
+
+    if (!PvNode && !inCheck && pruning >= Pruning::Small) {
+        // Step 5. Reverse futility: far above beta at low depth.
+        if (pruning >= Pruning::Large && depth <= ReverseFutilityDepth &&
+            staticEval - ReverseFutilityMargin * depth >= beta && std::abs(beta) < ValueBanInMaxPly)
+            return staticEval;
+
+        // Step 6. Null move: R = 2 or 3 by depth; never twice in a row, not
+        // with too little material (zugzwang), verified at high depth.
+        if (depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !frames_[ply].verifying &&
+            nullMoveSafe(pos_) &&
+            std::abs(beta) < ValueBanInMaxPly) {
+            const int R = depth >= 7 ? 3 : 2;
+            frames_[ply].nullMove = true;
+            frames_[ply].move = Move::null();
+            pos_.makeNullMove();
+            Value v = -search<false>(-beta, -beta + 1, depth - 1 - R, ply + 1, !cutNode);
+            pos_.unmakeNullMove();
+            frames_[ply].nullMove = false;
+            if (owner_.stopped()) return 0;
+            if (v >= beta) {
+                if (v >= ValueBanInMaxPly) v = beta;  // no unproven mates from a null move
+                if (depth < 10) return v;
+                // Verification search without the null move at this node.
+                frames_[ply].verifying = true;
+                Value verified = search<false>(beta - 1, beta, depth - 1 - R, ply, cutNode);
+                frames_[ply].verifying = false;
+                if (verified >= beta) return v;
+            }
+        }
+    }
+
+    // Step 7. Internal iterative deepening for PV nodes without a TT move.
+    Move firstMove = ttMove;
+    if (PvNode && !ttMove && depth >= 5) {
+        search<true>(alpha, beta, depth - 3, ply, false);
+        TTHit iid;
+        if (tt.probe(pos_.key(), ply, iid)) firstMove = iid.move;
+        if (PvNode) pvLength_[ply] = ply;
+    }
+
+    // Step 8. The move loop.
+    MovePicker picker(pos_, firstMove, killers_[ply], history_, false);
+    const Value oldAlpha = alpha;
+    Value best = -ValueInfinite;
+    Move bestMove, bestSeen;  // bestSeen: highest-scoring move even in a fail-low
+    Move quiets[MaxMoves];
+    int quietCount = 0, moveCount = 0;
+    killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
+
+    while (Move m = picker.next()) {
+        if (!pos_.isLegal(m)) continue;
+        ++moveCount;
+        const bool capture = !pos_.isEmpty(m.to());
+        const bool isKiller = m == killers_[ply][0] || m == killers_[ply][1];
+
+        frames_[ply].move = m;
+        pos_.makeMove(m);
+        tt.prefetch(pos_.key());
+        const bool givesCheck = pos_.inCheck();
+        // Check extension (bounded so that perpetual checking cannot explode).
+        const int extension = givesCheck && ply < 2 * rootDepth_ ? 1 : 0;
+        const Depth newDepth = depth - 1 + extension;
+
+        Value v;
+        if (moveCount == 1) {
+            v = -search<PvNode>(-beta, -alpha, newDepth, ply + 1, !PvNode && !cutNode);
+        } else {
+            // Late-move reductions for quiet moves.
+            int r = 0;
+            if (depth >= 3 && !capture && !givesCheck && !inCheck && pruning >= Pruning::Medium) {
+                r = LmrTable(depth, moveCount);
+                r -= PvNode;
+                r -= isKiller;
+                r += cutNode;
+                r = std::clamp(r, 0, newDepth - 1);
+            }
+            v = -search<false>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
+            if (r > 0 && v > alpha) v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+            if (PvNode && v > alpha && v < beta) v = -search<true>(-beta, -alpha, newDepth, ply + 1, false);
+        }
+        pos_.unmakeMove();
+        if (owner_.stopped()) return 0;
+
+        if (v > best) {
+            best = v;
+            bestSeen = m;
+            if (v > alpha) {
+                bestMove = m;
+                if (PvNode) updatePv(ply, m);
+                if (v >= beta) break;
+                alpha = v;
+            }
+        }
+        if (!capture && quietCount < MaxMoves) quiets[quietCount++] = m;
+    }
+
+    // Step 9. No legal move: mate and stalemate both lose.
+    if (moveCount == 0) return matedIn(ply);
+
+    // Step 10. History, killers and the TT.
+    if (best >= beta && pos_.isEmpty(bestMove.to()))
+        updateQuietStats(ply, bestMove, depth, quiets, quietCount);
+    Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
+    tt.store(pos_.key(), ply, bestMove ? bestMove : bestSeen, best, inCheck ? 0 : staticEval, depth, bound);
+    return best;
+}
+
+Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
+    Value best = -ValueInfinite;
+    for (size_t i = pvIndex; i < rootMoves.size(); ++i) {
+        RootMove& rm = rootMoves[i];
+        const Value jitter = rm.jitter;
+        selDepth_ = 0;
+        frames_[0].move = rm.move;
+        pos_.makeMove(rm.move);
+        const Depth newDepth = depth - 1 + (pos_.inCheck() ? 1 : 0);
+        Value v;
+        // The jitter shifts this move's window so comparisons stay consistent.
+        if (i == pvIndex) {
+            v = -search<true>(-(beta - jitter), -(alpha - jitter), newDepth, 1, false) + jitter;
+        } else {
+            v = -search<false>(-(alpha - jitter) - 1, -(alpha - jitter), newDepth, 1, true) + jitter;
+            if (v > alpha && v < beta)
+                v = -search<true>(-(beta - jitter), -(alpha - jitter), newDepth, 1, false) + jitter;
+        }
+        pos_.unmakeMove();
+        if (owner_.stopped()) break;
+
+        if (i == pvIndex || v > alpha) {
+            rm.score = v;
+            rm.selDepth = selDepth_;
+            rm.pv.assign(1, rm.move);
+            for (int k = 1; k < pvLength_[1]; ++k) rm.pv.push_back(pv_[1][k]);
+            if (v > best) best = v;
+            if (v > alpha) {
+                if (i != pvIndex) {
+                    ++bestMoveChanges_;
+                    // Bring the new best move to the front of the searched part.
+                    std::rotate(rootMoves.begin() + long(pvIndex), rootMoves.begin() + long(i),
+                                rootMoves.begin() + long(i) + 1);
+                }
+                if (v >= beta) return v;
+                alpha = v;
+                if (id_ == 0 && owner_.options_.multiPV == 1 && owner_.elapsedMs() > 1000 && depth > 1)
+                    report(depth, 1);
+            }
+        } else {
+            rm.score = -ValueInfinite;  // failed low: keeps its previous order
+        }
+    }
+    return best;
+}
+
+void Worker::report(int depth, size_t lines) {
+    if (!owner_.onInfo_) return;
+    for (size_t k = 0; k < lines && k < rootMoves.size(); ++k) {
+        const RootMove& rm = rootMoves[k];
+        SearchInfo info;
+        info.depth = depth;
+        info.selDepth = std::max(rm.selDepth, depth);
+        info.multiPV = int(k) + 1;
+        info.score = rm.score == -ValueInfinite ? rm.previousScore : rm.score;
+        if (info.score == -ValueInfinite) continue;
+        info.nodes = owner_.nodes();
+        info.timeMs = owner_.elapsedMs();
+        info.hashfull = owner_.tt_.hashfull();
+        info.pv = rm.pv;
+        owner_.onInfo_(info);
+    }
+}
+
+void Worker::iterativeDeepening() {
+    const bool main = id_ == 0;
+    const SearchLimits& limits = owner_.limits_;
+    const size_t multiPV = std::min<size_t>(std::max(1, options_.multiPV), rootMoves.size());
+    Value previousBest = -ValueInfinite;
+    Move previousBestMove;
+    int stableIterations = 0;
+
+    for (rootDepth_ = 1; rootDepth_ <= limits.depth && rootDepth_ <= MaxSearchDepth; ++rootDepth_) {
+        // Helpers skip some depths so that threads spread over the tree.
+        if (!main && rootDepth_ > 1 && ((rootDepth_ + id_) % 3 == 0)) continue;
+        bestMoveChanges_ = 0;
+        for (RootMove& rm : rootMoves) rm.previousScore = rm.score;
+
+        for (size_t pvIndex = 0; pvIndex < multiPV && !owner_.stopped(); ++pvIndex) {
+            Value prev = rootMoves[pvIndex].previousScore;
+            Value delta = AspirationDelta;
+            Value alpha = -ValueInfinite, beta = ValueInfinite;
+            if (rootDepth_ >= 4 && prev != -ValueInfinite && std::abs(prev) < ValueBanInMaxPly) {
+                alpha = std::max(prev - delta, -ValueInfinite);
+                beta = std::min(prev + delta, ValueInfinite);
+            }
+            while (true) {
+                Value v = rootSearch(alpha, beta, rootDepth_, pvIndex);
+                std::stable_sort(rootMoves.begin() + long(pvIndex), rootMoves.end(),
+                                 [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+                if (owner_.stopped()) break;
+                if (v <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = std::max(v - delta, -ValueInfinite);
+                } else if (v >= beta) {
+                    beta = std::min(v + delta, ValueInfinite);
+                } else {
+                    break;
+                }
+                delta += delta / 2 + 8;
+                if (delta > 600) alpha = -ValueInfinite, beta = ValueInfinite;
+            }
+            std::stable_sort(rootMoves.begin(), rootMoves.begin() + long(pvIndex) + 1,
+                             [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+        }
+        if (owner_.stopped()) {
+            // An interrupted iteration's first move was searched with a full
+            // window only if its score is set; otherwise keep the last result.
+            if (rootMoves[0].score == -ValueInfinite) {
+                auto it = std::find_if(rootMoves.begin(), rootMoves.end(),
+                                       [&](const RootMove& r) { return r.move == previousBestMove; });
+                if (it != rootMoves.end()) std::rotate(rootMoves.begin(), it, it + 1);
+                if (rootMoves[0].score == -ValueInfinite) rootMoves[0].score = rootMoves[0].previousScore;
+            }
+            break;
+        }
+        completedDepth = rootDepth_;
+        if (!main) continue;
+        // The root is never stored by the tree search; keep its result for
+        // `probe` and for the next search from this position.
+        if (std::abs(rootMoves[0].score) < ValueBanInMaxPly || isMateScore(rootMoves[0].score))
+            owner_.tt_.store(pos_.key(), 0, rootMoves[0].move, rootMoves[0].score,
+                             pos_.inCheck() ? 0 : evaluate(pos_, options_.knowledge), rootDepth_, Bound::Exact);
+
+        report(rootDepth_, multiPV);
+
+        // Time management after a completed iteration.
+        const Value score = rootMoves[0].score;
+        const Move bestMove = rootMoves[0].move;
+        stableIterations = bestMove == previousBestMove ? stableIterations + 1 : 0;
+        const bool timed = owner_.deadlines_.soft >= 0 && !limits.infinite;
+        if (limits.mate > 0 && score >= mateIn(2 * limits.mate)) break;
+        if (timed && !owner_.pondering_.load()) {
+            double factor = 1.0;
+            factor *= 1.0 + 0.6 * std::min(bestMoveChanges_, 4) / 2.0;
+            if (previousBest != -ValueInfinite && score < previousBest - 30) factor *= 1.35;
+            if (stableIterations >= 4) factor *= 0.7;
+            if (rootMoves.size() == 1 && rootDepth_ >= 6) break;  // only move
+            if (isMateScore(score) && ValueMate - std::abs(score) <= rootDepth_) break;  // proven mate
+            if (owner_.clockElapsedMs() > int64_t(double(owner_.deadlines_.soft) * factor * 0.6)) break;
+        }
+        previousBest = score;
+        previousBestMove = bestMove;
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+Searcher::Searcher(TranspositionTable& tt) : tt_(tt) { workers_.push_back(std::make_unique<Worker>(*this, 0)); }
+
+Searcher::~Searcher() = default;
+
+void Searcher::clearHistory() {
+    for (auto& w : workers_) w->clearHistory();
+}
+
+uint64_t Searcher::nodes() const {
+    uint64_t total = 0;
+    for (const auto& w : workers_) total += w->nodes.load(std::memory_order_relaxed);
+    return total;
+}
+
+int64_t Searcher::elapsedMs() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
+}
+
+bool Searcher::timeUp(bool hard) const {
+    if (pondering_.load(std::memory_order_relaxed) || limits_.infinite) return false;
+    int64_t deadline = hard ? deadlines_.hard : deadlines_.soft;
+    return deadline >= 0 && clockElapsedMs() >= deadline;
+}
+
+void Searcher::ponderhit() {
+    clockStartMs_.store(elapsedMs(), std::memory_order_relaxed);
+    pondering_.store(false, std::memory_order_relaxed);
+}
+
+void Searcher::arm(const SearchLimits& limits) {
+    start_ = std::chrono::steady_clock::now();
+    clockStartMs_ = 0;
+    pondering_ = limits.ponder;
+    stopRequested_ = false;
+}
+
+SearchResult Searcher::search(const Position& root, const SearchLimits& limits, const SearchOptions& options,
+                              const std::function<void(const SearchInfo&)>& onInfo) {
+    limits_ = limits;
+    options_ = options;
+    onInfo_ = onInfo;
+    deadlines_ = computeDeadlines(limits.time);
+    tt_.newSearch();
+
+    const int threads = std::clamp(options.threads, 1, 256);
+    while (int(workers_.size()) < threads) workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
+    while (int(workers_.size()) > threads) workers_.pop_back();
+
+    // Root moves: legal, not banned, and within searchmoves if given.
+    MoveList legal;
+    generateLegal(root, legal);
+    std::vector<Move> rootMoves;
+    for (Move m : legal) {
+        if (std::find(limits.banned.begin(), limits.banned.end(), m) != limits.banned.end()) continue;
+        if (!limits.searchMoves.empty() &&
+            std::find(limits.searchMoves.begin(), limits.searchMoves.end(), m) == limits.searchMoves.end())
+            continue;
+        rootMoves.push_back(m);
+    }
+
+    SearchResult result;
+    if (!rootMoves.empty()) {
+        for (size_t i = 0; i < workers_.size(); ++i) workers_[i]->prepare(root, rootMoves, options, options.seed);
+        std::vector<std::thread> helpers;
+        for (size_t i = 1; i < workers_.size(); ++i) helpers.emplace_back([this, i] { workers_[i]->iterativeDeepening(); });
+        workers_[0]->iterativeDeepening();
+        const RootMove& best = workers_[0]->rootMoves[0];
+        result.best = best.move;
+        result.score = best.score == -ValueInfinite ? best.previousScore : best.score;
+        if (result.score == -ValueInfinite) result.score = 0;  // stopped before any score was known
+        result.depth = workers_[0]->completedDepth;
+        if (best.pv.size() > 1) result.ponder = best.pv[1];
+        // A ponder or infinite search must not answer before stop/ponderhit.
+        while ((pondering_.load() || limits.infinite) && !stopRequested_.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        stop();
+        for (auto& t : helpers) t.join();
+    } else {
+        while ((pondering_.load() || limits.infinite) && !stopRequested_.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (result.best && !result.ponder) {
+        // No PV move: take the reply from the TT if it is legal.
+        Position p = root;
+        p.makeMove(result.best);
+        TTHit hit;
+        if (tt_.probe(p.key(), 1, hit) && hit.move && p.isPseudoLegal(hit.move) && p.isLegal(hit.move))
+            result.ponder = hit.move;
+    }
+    result.nodes = nodes();
+    return result;
+}
+
+// ---------------------------------------------------------------------------
+
+bool isMateValue(Value v) { return isMateScore(v); }
+
+int mateInMoves(Value v) {
+    if (v >= ValueMateInMaxPly) return (ValueMate - v + 1) / 2;
+    if (v <= -ValueMateInMaxPly) return -(ValueMate + v) / 2;
+    return 0;
+}
+
+int toUcciScore(Value v) {
+    if (v >= ValueMateInMaxPly) return 10000 - (ValueMate - v);
+    if (v <= -ValueMateInMaxPly) return -10000 + (ValueMate + v);
+    if (v >= ValueBanInMaxPly) return 9900 - (ValueBan - v);   // won by the repetition rules
+    if (v <= -ValueBanInMaxPly) return -9900 + (ValueBan + v);
+    return std::clamp(v / 4, -9000, 9000);
+}
+
+int toCentipawns(Value v) {
+    if (v >= ValueBanInMaxPly) return 20000 - (ValueBan - v);
+    if (v <= -ValueBanInMaxPly) return -20000 + (ValueBan + v);
+    return v;
+}
+
+}  // namespace chariot

@@ -1,0 +1,38 @@
+#include "chariot/timeman.h"
+
+#include <algorithm>
+
+namespace chariot {
+
+Deadlines computeDeadlines(const TimeLimits& l) {
+    Deadlines d;
+    if (l.moveTime >= 0) {
+        int64_t t = std::max<int64_t>(1, l.moveTime - l.overhead);
+        d.soft = d.hard = t;
+        return d;
+    }
+    if (l.time < 0) return d;  // no clock: depth, nodes or infinite
+
+    const int64_t time = std::max<int64_t>(0, l.time);
+    const int64_t inc = std::max<int64_t>(0, l.increment);
+    // Never plan to use the last reserve, whatever the increment says.
+    const int64_t usable = std::max<int64_t>(1, time - l.overhead - std::min<int64_t>(time / 20, 1000));
+    int64_t soft, hard;
+    if (l.movesToGo > 0) {
+        int mtg = std::min(l.movesToGo, 50);
+        soft = time / (mtg + 1) + inc * 3 / 4;
+        hard = mtg == 1 ? usable : std::min(usable, std::max(soft * 3, time / 4));
+    } else {
+        // Sudden death (with or without increment): plan for ~30 more moves.
+        soft = time / 30 + inc * 3 / 4;
+        hard = std::min(usable, std::max(soft * 4, time / 8));
+    }
+    if (l.ponderOption) soft += soft / 4;
+    soft = std::clamp<int64_t>(soft, 1, usable);
+    hard = std::clamp<int64_t>(hard, soft, usable);
+    d.soft = soft;
+    d.hard = hard;
+    return d;
+}
+
+}  // namespace chariot

@@ -1,0 +1,169 @@
+#include "chariot/tt.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <cstdlib>
+#include <new>
+
+#include <unistd.h>
+
+namespace chariot {
+
+namespace {
+
+// data layout: move 16 | value 16 | eval 16 | depth 8 | generation 6 + bound 2
+constexpr int DepthOffset = 8;  // quiescence stores depth 0 or below
+
+uint64_t pack(Move move, Value value, Value eval, Depth depth, uint8_t genBound) {
+    return uint64_t(move.raw()) | uint64_t(uint16_t(int16_t(value))) << 16 | uint64_t(uint16_t(int16_t(eval))) << 32 |
+           uint64_t(uint8_t(std::clamp(depth + DepthOffset, 0, 255))) << 48 | uint64_t(genBound) << 56;
+}
+Move moveOf(uint64_t d) { return Move::fromRaw(uint16_t(d)); }
+Value valueOf(uint64_t d) { return int16_t(uint16_t(d >> 16)); }
+Value evalOf(uint64_t d) { return int16_t(uint16_t(d >> 32)); }
+int depth8Of(uint64_t d) { return int(uint8_t(d >> 48)); }
+uint8_t genBoundOf(uint64_t d) { return uint8_t(d >> 56); }
+
+// Mate scores are stored relative to the entry's position, not the root.
+Value toTT(Value v, int ply) {
+    if (v >= ValueMateInMaxPly) return v + ply;
+    if (v <= -ValueMateInMaxPly) return v - ply;
+    return v;
+}
+uint64_t loadWord(const uint64_t& word) {
+    return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(word)).load(std::memory_order_relaxed);
+}
+void storeWord(uint64_t& word, uint64_t value) { std::atomic_ref<uint64_t>(word).store(value, std::memory_order_relaxed); }
+
+Value fromTT(Value v, int ply) {
+    if (v >= ValueMateInMaxPly) return v - ply;
+    if (v <= -ValueMateInMaxPly) return v + ply;
+    return v;
+}
+
+}  // namespace
+
+TranspositionTable::TranspositionTable(size_t megabytes) { resize(megabytes); }
+
+TranspositionTable::~TranspositionTable() { release(); }
+
+void TranspositionTable::release() {
+    std::free(memory_);
+    memory_ = nullptr;
+    buckets_ = nullptr;
+    bucketCount_ = 0;
+}
+
+bool TranspositionTable::allocate(size_t megabytes) {
+    const size_t count = (megabytes << 20) / sizeof(Bucket);
+    // calloc of a large block maps fresh zero pages: the table costs memory
+    // only as it fills, and clearing it is a re-allocation.
+    void* raw = std::calloc(count * sizeof(Bucket) + 64, 1);
+    if (!raw) return false;
+    memory_ = raw;
+    buckets_ = reinterpret_cast<Bucket*>((reinterpret_cast<uintptr_t>(raw) + 63) & ~uintptr_t(63));
+    bucketCount_ = count;
+    return true;
+}
+
+size_t TranspositionTable::resize(size_t megabytes) {
+    size_t limit = MaxMB;
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && pageSize > 0) limit = std::max<size_t>(MinMB, std::min(limit, (size_t(pages) * size_t(pageSize) >> 20) / 2));
+    megabytes = std::bit_floor(std::clamp(megabytes, MinMB, limit));
+    release();
+    while (!allocate(megabytes) && megabytes > MinMB) megabytes /= 2;
+    if (!buckets_ && !allocate(MinMB)) throw std::bad_alloc();
+    generation_ = 0;
+    return sizeMB();
+}
+
+void TranspositionTable::clear() {
+    const size_t mb = sizeMB();
+    if (mb > 64) {
+        release();
+        if (!allocate(mb)) resize(mb / 2);
+    } else {
+        std::memset(static_cast<void*>(buckets_), 0, bucketCount_ * sizeof(Bucket));
+    }
+    generation_ = 0;
+}
+
+bool TranspositionTable::probe(uint64_t key, int ply, TTHit& hit) const {
+    const Bucket& bucket = buckets_[key & (bucketCount_ - 1)];
+    for (const Entry& e : bucket.entries) {
+        uint64_t data = loadWord(e.data);
+        if ((loadWord(e.check) ^ data) != key || data == 0) continue;
+        hit.move = moveOf(data);
+        hit.bound = Bound(genBoundOf(data) & 3);
+        hit.value = fromTT(valueOf(data), ply);
+        hit.eval = evalOf(data);
+        hit.depth = depth8Of(data) - DepthOffset;
+        return true;
+    }
+    return false;
+}
+
+void TranspositionTable::store(uint64_t key, int ply, Move move, Value value, Value eval, Depth depth, Bound bound) {
+    // Repetition verdicts depend on the path, not the position: keep the move,
+    // never the score.
+    if (isBanScore(value)) {
+        bound = Bound::None;
+        value = 0;
+    }
+    Bucket& bucket = buckets_[key & (bucketCount_ - 1)];
+    Entry* slot = nullptr;
+    for (Entry& e : bucket.entries) {
+        uint64_t data = loadWord(e.data);
+        if ((loadWord(e.check) ^ data) == key && data != 0) {
+            slot = &e;
+            // Same position: keep a known move, and keep a deeper result of
+            // this search unless the new one is exact.
+            if (move.isNone()) move = moveOf(data);
+            if (bound != Bound::Exact && (genBoundOf(data) & 0xFC) == generation_ &&
+                depth + DepthOffset < depth8Of(data) - 2) {
+                if (moveOf(data) != move) {
+                    uint64_t updated = (data & ~uint64_t(0xFFFF)) | move.raw();
+                    storeWord(e.data, updated);
+                    storeWord(e.check, key ^ updated);
+                }
+                return;
+            }
+            break;
+        }
+    }
+    if (!slot) {
+        // Depth-preferred slots 0..2: replace the shallowest/oldest one if the
+        // new result is at least as valuable; otherwise slot 3 always takes it.
+        int worstWorth = 1 << 30;
+        Entry* worst = nullptr;
+        for (int i = 0; i < 3; ++i) {
+            uint64_t data = loadWord(bucket.entries[i].data);
+            int age = ((generation_ - (genBoundOf(data) & 0xFC)) & 0xFC) / 4;
+            int worth = data == 0 ? -1000 : depth8Of(data) - 8 * age;
+            if (worth < worstWorth) {
+                worstWorth = worth;
+                worst = &bucket.entries[i];
+            }
+        }
+        slot = depth + DepthOffset >= worstWorth ? worst : &bucket.entries[3];
+    }
+    uint64_t data = pack(move, toTT(value, ply), eval, depth, uint8_t(generation_ | uint8_t(bound)));
+    if (data == 0) data = pack(move, 0, 1, depth, uint8_t(generation_ | uint8_t(bound)));  // 0 means empty
+    storeWord(slot->data, data);
+    storeWord(slot->check, key ^ data);
+}
+
+int TranspositionTable::hashfull() const {
+    const size_t samples = std::min<size_t>(250, bucketCount_);
+    int used = 0;
+    for (size_t i = 0; i < samples; ++i)
+        for (const Entry& e : buckets_[i].entries) {
+            uint64_t data = loadWord(e.data);
+            used += data != 0 && (genBoundOf(data) & 0xFC) == generation_;
+        }
+    return int(used * 1000 / (samples * 4));
+}
+
+}  // namespace chariot

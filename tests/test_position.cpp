@@ -1,0 +1,216 @@
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "chariot/movegen.h"
+#include "chariot/position.h"
+
+using namespace chariot;
+
+namespace {
+
+Position fromFen(std::string_view fen) {
+    Position p;
+    auto error = p.setFen(fen);
+    INFO(fen);
+    REQUIRE_FALSE(error);
+    return p;
+}
+
+void play(Position& p, std::string_view moves) {
+    std::istringstream in{std::string(moves)};
+    std::string text;
+    while (in >> text) {
+        Move m = p.parseLegalMove(text);
+        INFO("move " << text << " in " << p.fen());
+        REQUIRE(m);
+        p.makeMove(m);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("start position round-trips through FEN", "[position]") {
+    Position p;
+    CHECK(p.fen() == StartFen);
+    CHECK(p.sideToMove() == Color::Red);
+    CHECK(p.count(Color::Red, PieceType::Pawn) == 5);
+    CHECK(p.count(Color::Black, PieceType::Rook) == 2);
+    CHECK(p.kingSquare(Color::Red) == makeSquare(4, 0));
+    CHECK(p.kingSquare(Color::Black) == makeSquare(4, 9));
+    CHECK_FALSE(p.inCheck());
+    CHECK(p.isConsistent());
+    CHECK(p.psq() == Score());  // symmetric start: material and tables cancel
+}
+
+TEST_CASE("FEN accepts the usual variants", "[position][fen]") {
+    Position p;
+    SECTION("side letters w, r and b") {
+        REQUIRE_FALSE(p.setFen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r"));
+        CHECK(p.sideToMove() == Color::Red);
+        REQUIRE_FALSE(p.setFen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"));
+        CHECK(p.sideToMove() == Color::Black);
+    }
+    SECTION("E/H aliases for elephant and horse") {
+        REQUIRE_FALSE(p.setFen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1"));
+        CHECK(p.fen() == StartFen);
+    }
+    SECTION("halfmove and move number are read") {
+        REQUIRE_FALSE(p.setFen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 17 9"));
+        CHECK(p.rule60() == 17);
+        CHECK(p.gamePly() == 17);
+    }
+    SECTION("extra whitespace and tabs") {
+        REQUIRE_FALSE(p.setFen("  rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR \t w  "));
+        CHECK(p.fen() == StartFen);
+    }
+}
+
+TEST_CASE("FEN validator rejects malformed and impossible positions with a reason", "[position][fen]") {
+    struct Case {
+        const char* fen;
+        const char* reason;  // a fragment the message must contain
+    };
+    const Case cases[] = {
+        {"", "empty"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR", "side-to-move"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w", "9 ranks"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR/9 w", "more than 10 ranks"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w", "rank 0 has 8 files"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w", "more than 9 files"},
+        {"rnbakabnr/9/1c5c2/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "more than 9 files"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1X1P1P/1C5C1/9/RNBAKABNR w", "unknown piece letter 'X'"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x", "is not w, r or b"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w", "red has no king"},
+        {"rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "black has no king"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/4K4/P1P1P1P1P/1C5C1/9/RNBA1ABNR w", "outside its palace"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBAKABNR w", "more than 1 king"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3A5/RNB1KABNR w", "advisor point"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/B8/RN1AKABNR w", "elephant point"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/2B6/9/P1P1P1P1P/1C5C1/9/RN1AKABNR w", "elephant point"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/1C5C1/P8/RNBAKABNR w", "behind its starting rank"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/1PP1P1P1P/1C5C1/9/RNBAKABNR w", "off its file"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/P8/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "more than 5 pawns"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/P8/P1P1P1P2/1C5C1/9/RNBAKABNR w", "shares its file"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/RNBAKABNR w", "more than 2 rooks"},
+        {"4k4/9/9/9/9/9/9/9/9/4K4 w", "face each other"},
+        {"4k4/9/9/9/9/9/9/9/4R4/3K5 w", "side not to move (black) is in check"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1", "no-capture counter"},
+        {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0", "move number"},
+    };
+    for (const Case& c : cases) {
+        Position p;
+        REQUIRE_FALSE(p.setFen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
+        const std::string before = p.fen();
+        auto error = p.setFen(c.fen);
+        INFO("FEN: " << c.fen);
+        REQUIRE(error);
+        INFO("message: " << *error);
+        CHECK(error->find(c.reason) != std::string::npos);
+        CHECK(p.fen() == before);  // the old position is kept whole
+        CHECK(p.isConsistent());
+    }
+}
+
+TEST_CASE("make and unmake restore everything", "[position]") {
+    Position p;
+    const uint64_t key = p.key();
+    const std::string fen = p.fen();
+    MoveList moves;
+    generateLegal(p, moves);
+    for (Move m : moves) {
+        p.makeMove(m);
+        CHECK(p.isConsistent());
+        CHECK(p.key() != key);
+        p.unmakeMove();
+        CHECK(p.key() == key);
+        CHECK(p.fen() == fen);
+    }
+    p.makeNullMove();
+    CHECK(p.sideToMove() == Color::Black);
+    CHECK(p.isConsistent());
+    p.unmakeNullMove();
+    CHECK(p.fen() == fen);
+}
+
+TEST_CASE("transpositions reach the same key", "[position]") {
+    Position a, b;
+    play(a, "b0c2 h9g7 h2e2 b9c7");
+    play(b, "h2e2 b9c7 b0c2 h9g7");
+    CHECK(a.key() == b.key());
+    CHECK(a.fen().substr(0, a.fen().find(' ')) == b.fen().substr(0, b.fen().find(' ')));
+    Position c;
+    play(c, "h2e2 b9c7 b0c2");
+    CHECK(c.key() != a.key());
+}
+
+TEST_CASE("captures reset the no-capture counter", "[position]") {
+    Position p;
+    play(p, "h2e2 h9g7 e2e6");  // cannon takes the central pawn
+    CHECK(p.rule60() == 0);
+    CHECK(p.lastCaptured() == Piece::BlackPawn);
+    play(p, "b9c7");
+    CHECK(p.rule60() == 1);
+}
+
+TEST_CASE("flying general: moves that open the file between kings are illegal", "[position]") {
+    // Only the red cannon on e5 separates the kings.
+    Position p = fromFen("4k4/9/9/9/4C4/9/9/9/9/4K4 w - - 0 1");
+    CHECK_FALSE(p.parseLegalMove("e5d5"));
+    CHECK(p.parseLegalMove("e5e6"));
+    CHECK_FALSE(p.parseLegalMove("e0d0") == Move::none());
+    // A king may not step onto an open file facing the other king.
+    Position q = fromFen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    CHECK_FALSE(q.parseLegalMove("e0d0"));
+    CHECK(q.parseLegalMove("e0e1"));
+}
+
+TEST_CASE("mirror image swaps files and keeps the side", "[position]") {
+    Position p = fromFen("2bakab2/9/2n1c1n2/p3p1p1p/2p6/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 5");
+    Position m = p.mirrored();
+    CHECK(m.fen() == "2bakab2/9/2n1c1n2/p1p1p3p/6p2/9/P1P1P1P1P/2N1C2C1/9/R1BAKABNR b - - 3 5");
+    CHECK(m.isConsistent());
+    CHECK(m.mirrored().key() == p.key());
+}
+
+TEST_CASE("repetition verdicts (cases from Fairy-Stockfish's xiangqi tests)", "[position][repetition]") {
+    // Result for the side to move after the moves; see shared/docs/rules.md §3.5.
+    // Only cases decided by checks alone: the chase cases need chase detection.
+    struct Case {
+        const char* fen;
+        const char* moves;
+        Repetition expected;
+    };
+    const Case cases[] = {
+        // Black checks by discovering its cannon every move, red does not check.
+        {"9/3kc4/3a5/3P5/9/4p4/9/4K4/9/3C5 w - - 0 1", "d6e6 e4d4 e6d6 d4e4 d6e6 e4d4 e6d6 d4e4", Repetition::Win},
+        {"3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1", "f1e1 f2e2 e1f1 e2f2 f1e1 f2e2 e1f1 e2f2", Repetition::Win},
+        // Mutual perpetual check: draw.
+        {"9/4c4/3k5/3r5/9/9/4C4/9/4K4/3R5 w - - 0 1", "e3d3 d6e6 d3e3 e6d6 e3d3 d6e6 d3e3 e6d6", Repetition::Draw},
+        {"3k5/6c2/9/7P1/6c2/6P2/9/9/9/5K3 w - - 0 1", "h6g6 g5h5 g6h6 h5g5 h6g6 g5h5 g6h6 h5g5", Repetition::Draw},
+        {"5k3/9/9/c8/9/P1P6/9/2C6/9/3K5 w - - 0 1", "c2a2 a6c6 a2c2 c6a6 c2a2 a6c6 a2c2 c6a6", Repetition::Draw},
+        {"4ck3/9/9/9/9/2r1R1N2/6N2/9/4A4/3AK4 w - - 0 1", "e4e3 c4c3 e3e4 c3c4 e4e3 c4c3 e3e4 c3c4", Repetition::Draw},
+    };
+    for (const Case& c : cases) {
+        Position p = fromFen(c.fen);
+        play(p, c.moves);
+        INFO(c.fen << " moves " << c.moves);
+        CHECK(p.repetition(0) == c.expected);
+        // One cycle is not yet a game-ending repetition...
+        Position q = fromFen(c.fen);
+        std::string firstCycle(c.moves, 4 * 5 - 1);
+        play(q, firstCycle);
+        CHECK(q.repetition(0) == Repetition::None);
+        // ...but inside the search one repetition after the root decides.
+        CHECK(q.repetition(4) == c.expected);
+    }
+}
+
+TEST_CASE("idle repetition is a draw, none before the cycle closes", "[position][repetition]") {
+    Position p;
+    play(p, "h0g2 h9g7 g2h0 g7h9");
+    CHECK(p.repetition(4) == Repetition::Draw);
+    CHECK(p.repetition(3) == Repetition::None);  // the earlier occurrence precedes the root
+    play(p, "h0g2 h9g7 g2h0 g7h9");
+    CHECK(p.repetition(0) == Repetition::Draw);
+}
