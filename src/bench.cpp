@@ -59,10 +59,10 @@ const std::vector<std::string_view>& benchPositions() { return Positions; }
 BenchResult runBench(const BenchConfig& config, const std::function<void(const std::string&)>& print) {
     BenchResult result;
     Engine engine;
-    engine.setHashMB(config.hashMB);
+    engine.setHashMB(config.hashMB);  // a fresh table for the run, as after ucinewgame
+    engine.newGame();
     auto start = std::chrono::steady_clock::now();
     for (size_t i = 0; i < Positions.size(); ++i) {
-        engine.newGame();
         if (auto error = engine.setPosition(Positions[i], {})) {
             print(fmt::format("bench position {} is invalid: {}", i + 1, *error));
             continue;

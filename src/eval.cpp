@@ -70,9 +70,12 @@ SideTerms evaluateSide(const Position& pos, Color us, Knowledge knowledge) {
         }
         t.mobility += RookMobilityBase + RookMobilityPerSquare * empties;
         if (knowledge >= Knowledge::Large) {
+            // No own pawn in front of it on its file: open or half-open.
             bool ownPawnAhead = false;
-            for (Square s = from + forward(us); pos.pieceOn(s) != Piece::OffBoard; s += forward(us))
-                ownPawnAhead |= pos.pieceOn(s) == ownPawn;
+            for (int k = 0; k < pos.count(ownPawn); ++k) {
+                const Square p = pos.squares(ownPawn)[k];
+                ownPawnAhead |= fileOf(p) == fileOf(from) && (us == Color::Red ? rankOf(p) > rankOf(from) : rankOf(p) < rankOf(from));
+            }
             if (!ownPawnAhead) t.pieces += RookOpenFile;
         }
     }

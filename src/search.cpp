@@ -340,6 +340,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
         }
         if (!pos_.isLegal(m)) continue;
         ++legalMoves;
+        tt.prefetch(pos_.keyAfter(m));
         pos_.makeMove(m);
         Value v = -qsearch<PvNode>(-beta, -alpha, ply + 1);
         pos_.unmakeMove();
@@ -452,8 +453,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         const bool isKiller = m == killers_[ply][0] || m == killers_[ply][1];
 
         frames_[ply].move = m;
+        tt.prefetch(pos_.keyAfter(m));
         pos_.makeMove(m);
-        tt.prefetch(pos_.key());
         const bool givesCheck = pos_.inCheck();
         // Check extension (bounded so that perpetual checking cannot explode).
         const int extension = givesCheck && ply < 2 * rootDepth_ ? 1 : 0;
@@ -539,7 +540,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
                 }
                 if (v >= beta) return v;
                 alpha = v;
-                if (id_ == 0 && owner_.options_.multiPV == 1 && owner_.elapsedMs() > 1000 && depth > 1)
+                if (i != pvIndex && id_ == 0 && owner_.options_.multiPV == 1 && owner_.elapsedMs() > 1000 && depth > 1)
                     report(depth, 1);
             }
         } else {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <new>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace chariot {
@@ -49,21 +50,31 @@ TranspositionTable::TranspositionTable(size_t megabytes) { resize(megabytes); }
 TranspositionTable::~TranspositionTable() { release(); }
 
 void TranspositionTable::release() {
-    std::free(memory_);
+    if (memory_) ::munmap(memory_, mappedBytes_);
     memory_ = nullptr;
+    mappedBytes_ = 0;
     buckets_ = nullptr;
     bucketCount_ = 0;
 }
 
 bool TranspositionTable::allocate(size_t megabytes) {
-    const size_t count = (megabytes << 20) / sizeof(Bucket);
-    // calloc of a large block maps fresh zero pages: the table costs memory
-    // only as it fills, and clearing it is a re-allocation.
-    void* raw = std::calloc(count * sizeof(Bucket) + 64, 1);
-    if (!raw) return false;
+    constexpr size_t HugePage = size_t(2) << 20;
+    const size_t bytes = megabytes << 20;
+    // Anonymous pages come zeroed and are only backed as the table fills, so
+    // a big table is cheap until used and clearing it is a re-mapping.
+    // Aligned to 2 MB and marked for transparent huge pages: far fewer TLB
+    // misses on the random accesses of the search.
+    const size_t mapped = bytes + HugePage;
+    void* raw = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED) return false;
+    const uintptr_t aligned = (reinterpret_cast<uintptr_t>(raw) + HugePage - 1) & ~uintptr_t(HugePage - 1);
+#ifdef MADV_HUGEPAGE
+    ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+#endif
     memory_ = raw;
-    buckets_ = reinterpret_cast<Bucket*>((reinterpret_cast<uintptr_t>(raw) + 63) & ~uintptr_t(63));
-    bucketCount_ = count;
+    mappedBytes_ = mapped;
+    buckets_ = reinterpret_cast<Bucket*>(aligned);
+    bucketCount_ = bytes / sizeof(Bucket);
     return true;
 }
 

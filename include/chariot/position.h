@@ -78,6 +78,13 @@ public:
     // Parses an ICCS move and checks it is legal here; none() otherwise.
     Move parseLegalMove(std::string_view text) const;
 
+    // The key after m, without making it (to prefetch the TT entry early).
+    uint64_t keyAfter(Move m) const {
+        const Piece pc = board_[index(m.from())], captured = board_[index(m.to())];
+        uint64_t k = state().key ^ tables::Zobrist.blackToMove ^ tables::zobrist(pc, m.from()) ^
+                     tables::zobrist(pc, m.to());
+        return captured == Piece::Empty ? k : k ^ tables::zobrist(captured, m.to());
+    }
     void makeMove(Move m);
     void unmakeMove();
     void makeNullMove();

@@ -48,7 +48,7 @@ public:
 
 private:
     // Plain words accessed through std::atomic_ref, so that a freshly
-    // calloc'ed (lazily zeroed) block is a valid empty table.
+    // mapped (lazily zeroed) block is a valid empty table.
     struct Entry {
         uint64_t check;  // key ^ data
         uint64_t data;
@@ -59,7 +59,8 @@ private:
     bool allocate(size_t megabytes);
     void release();
 
-    void* memory_ = nullptr;  // what calloc returned
+    void* memory_ = nullptr;  // the mapping (buckets_ is aligned inside it)
+    size_t mappedBytes_ = 0;
     Bucket* buckets_ = nullptr;
     size_t bucketCount_ = 0;
     uint8_t generation_ = 0;  // multiple of 4: the low two bits hold the bound
