@@ -383,6 +383,93 @@ bool Position::destinationAttacked(Move m) const {
     return attacked;
 }
 
+Square Position::leastValuableAttacker(Square s, Color by) const {
+    const auto& b = board_;
+    const Piece pawn = makePiece(by, PieceType::Pawn);
+    if (b[index(s - forward(by))] == pawn) return s - forward(by);
+    if (crossedRiver(s, by)) {
+        if (b[index(s + Left)] == pawn) return s + Left;
+        if (b[index(s + Right)] == pawn) return s + Right;
+    }
+    if (inPalace(s, by)) {
+        const Piece advisor = makePiece(by, PieceType::Advisor);
+        for (int d : DiagonalSteps)
+            if (b[index(s + d)] == advisor) return s + d;
+    }
+    if (inOwnHalf(s, by)) {
+        const Piece elephant = makePiece(by, PieceType::Elephant);
+        for (const Jump& j : ElephantJumps)
+            if (b[index(s + j.to)] == elephant && b[index(s + j.block)] == Piece::Empty) return s + j.to;
+    }
+    const Piece horse = makePiece(by, PieceType::Horse);
+    for (const Jump& j : HorseAttacks)
+        if (b[index(s + j.to)] == horse && b[index(s + j.block)] == Piece::Empty) return s + j.to;
+    // Lines: a cannon behind one screen is cheaper than a rook in front.
+    const Piece rook = makePiece(by, PieceType::Rook), cannon = makePiece(by, PieceType::Cannon);
+    Square rookAt = Square::None;
+    for (int dir : OrthogonalSteps) {
+        Square t = s + dir;
+        while (b[index(t)] == Piece::Empty) t += dir;
+        if (b[index(t)] == Piece::OffBoard) continue;
+        if (b[index(t)] == rook) rookAt = t;
+        t += dir;
+        while (b[index(t)] == Piece::Empty) t += dir;
+        if (b[index(t)] == cannon) return t;
+    }
+    if (rookAt != Square::None) return rookAt;
+    if (inPalace(s, by)) {
+        const Piece king = makePiece(by, PieceType::King);
+        for (int d : OrthogonalSteps)
+            if (b[index(s + d)] == king) return s + d;
+    }
+    return Square::None;
+}
+
+bool Position::seeGe(Move m, int threshold) const {
+    const Square from = m.from(), to = m.to();
+    const Piece mover = board_[index(from)];
+    const Piece target = board_[index(to)];
+    int swap = (isPiece(target) ? SeeValue[int(typeOf(target))] : 0) - threshold;
+    if (swap < 0) return false;
+    swap = SeeValue[int(typeOf(mover))] - swap;
+    if (swap <= 0) return true;
+
+    // Play the exchange out on the board itself (restored below): pieces
+    // leave their squares as they capture, which opens rook lines and
+    // changes cannon screens exactly as in the game.
+    Square removed[34];
+    Piece removedPiece[34];
+    int removedCount = 0;
+    auto lift = [&](Square sq) {
+        removed[removedCount] = sq;
+        removedPiece[removedCount++] = board_[index(sq)];
+        board_[index(sq)] = Piece::Empty;
+    };
+    lift(from);
+    Color stm = colorOf(mover);
+    bool result = true;
+    while (true) {
+        stm = ~stm;
+        const Square attacker = leastValuableAttacker(to, stm);
+        if (attacker == Square::None) break;
+        const PieceType type = typeOf(board_[index(attacker)]);
+        if (type == PieceType::King) {
+            // The king may only take if the other side has no attacker left.
+            if (leastValuableAttacker(to, ~stm) == Square::None) result = !result;
+            break;
+        }
+        result = !result;
+        swap = SeeValue[int(type)] - swap;
+        if (swap < int(result)) break;
+        lift(attacker);
+    }
+    while (removedCount > 0) {
+        --removedCount;
+        board_[index(removed[removedCount])] = removedPiece[removedCount];
+    }
+    return result;
+}
+
 // ---------------------------------------------------------------------------
 // Move validity
 

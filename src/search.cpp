@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 namespace chariot {
 
@@ -17,6 +18,13 @@ constexpr int ReverseFutilityDepth = 6;
 constexpr Value DeltaMargin = 180;           // quiescence delta pruning
 constexpr int MaxHistory = 16384;
 constexpr int RuleNoCapturePlies = 120;
+constexpr int LmpMaxDepth = 8;               // late-move (move-count) pruning
+constexpr int FutilityMaxDepth = 6;
+constexpr Value FutilityBase = 120;
+constexpr Value FutilityPerDepth = 90;
+constexpr int SeePruneMaxDepth = 7;
+constexpr int SeeQuietMargin = 60;           // per ply of depth
+constexpr int SeeCaptureMargin = 25;         // per ply of depth, squared
 
 // MVV/LVA: victims by value, attackers cheapest first.
 constexpr int VictimValue[PieceTypeCount] = {5000, 190, 190, 430, 1000, 460, 90};
@@ -34,6 +42,12 @@ const Reductions LmrTable;
 
 // A victim's value for ordering; the king is never captured in legal play.
 int victimValue(Piece p) { return VictimValue[int(typeOf(p))]; }
+
+// Continuation-history slot of "piece p arrives on square to": 14 x 90.
+constexpr int ContSlots = PieceIndexCount * 90;
+inline int contSlot(Piece p, Square to) { return pieceIndex(p) * 90 + rankOf(to) * 9 + fileOf(to); }
+
+inline void gravity(int16_t& h, int bonus) { h = int16_t(h + bonus - h * std::abs(bonus) / MaxHistory); }
 
 }  // namespace
 
@@ -58,6 +72,8 @@ public:
     void clearHistory() {
         std::memset(history_, 0, sizeof(history_));
         std::memset(killers_, 0, sizeof(killers_));
+        std::fill(contHistory_.begin(), contHistory_.end(), int16_t(0));
+        std::fill(counterMoves_.begin(), counterMoves_.end(), Move::none());
     }
 
     std::atomic<uint64_t> nodes{0};
@@ -70,6 +86,7 @@ private:
         Move move;
         bool nullMove = false;   // the move made from this frame is a null move
         bool verifying = false;  // a null-move verification search runs here
+        int contSlot = -1;       // continuation slot of the move made here (-1: none/null)
     };
 
     template <bool PvNode>
@@ -100,6 +117,14 @@ private:
     int pvLength_[MaxPly + 1] = {};
     Move killers_[MaxPly + 2][2];
     int16_t history_[PieceIndexCount][BoardSize] = {};
+    // Continuation history: [slot of the move one or two plies back][slot of this move].
+    std::vector<int16_t> contHistory_ = std::vector<int16_t>(size_t(ContSlots) * ContSlots);
+    std::vector<Move> counterMoves_ = std::vector<Move>(ContSlots);  // reply that refuted a move
+    const int16_t* contRow(int ply, int back) const {
+        const int slot = ply >= back ? frames_[ply - back].contSlot : -1;
+        return slot >= 0 ? &contHistory_[size_t(slot) * ContSlots] : nullptr;
+    }
+    int16_t* contRow(int ply, int back) { return const_cast<int16_t*>(std::as_const(*this).contRow(ply, back)); }
     friend class Searcher;
 };
 
@@ -109,11 +134,18 @@ private:
 
 class Worker::MovePicker {
 public:
-    MovePicker(const Position& pos, Move ttMove, const Move* killers, const int16_t (*history)[BoardSize],
+    struct QuietScoring {
+        const int16_t (*history)[BoardSize];
+        const int16_t* cont1;  // continuation rows (may be null)
+        const int16_t* cont2;
+    };
+
+    MovePicker(const Position& pos, Move ttMove, const Move* killers, Move counter, QuietScoring scoring,
                bool capturesOnly)
-        : pos_(pos), ttMove_(ttMove), history_(history), capturesOnly_(capturesOnly) {
+        : pos_(pos), ttMove_(ttMove), counter_(counter), scoring_(scoring), capturesOnly_(capturesOnly) {
         killers_[0] = killers ? killers[0] : Move::none();
         killers_[1] = killers ? killers[1] : Move::none();
+        if (counter_ == killers_[0] || counter_ == killers_[1]) counter_ = Move::none();
         if (!ttMove_ || !pos.isPseudoLegal(ttMove_) || (capturesOnly_ && pos.isEmpty(ttMove_.to())))
             ttMove_ = Move::none();
         stage_ = ttMove_ ? Stage::TTMove : Stage::GenerateCaptures;
@@ -155,15 +187,22 @@ public:
                 if (isUsableKiller(killers_[0])) return killers_[0];
                 [[fallthrough]];
             case Stage::Killer2:
-                stage_ = Stage::GenerateQuiets;
+                stage_ = Stage::Counter;
                 if (killers_[1] != killers_[0] && isUsableKiller(killers_[1])) return killers_[1];
+                [[fallthrough]];
+            case Stage::Counter:
+                stage_ = Stage::GenerateQuiets;
+                if (isUsableKiller(counter_)) return counter_;
                 [[fallthrough]];
             case Stage::GenerateQuiets:
                 list_.size = 0;
                 generate<GenType::Quiets>(pos_, list_);
                 for (int i = 0; i < list_.size; ++i) {
-                    Move m = list_.moves[i];
-                    scores_[i] = history_[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())];
+                    const Move m = list_.moves[i];
+                    const Piece p = pos_.pieceOn(m.from());
+                    const int slot = contSlot(p, m.to());
+                    scores_[i] = scoring_.history[pieceIndex(p)][index(m.to())] +
+                                 (scoring_.cont1 ? scoring_.cont1[slot] : 0) + (scoring_.cont2 ? scoring_.cont2[slot] : 0);
                 }
                 cursor_ = 0;
                 stage_ = Stage::Quiets;
@@ -171,7 +210,7 @@ public:
             case Stage::Quiets:
                 while (cursor_ < list_.size) {
                     Move m = pickBest();
-                    if (m == ttMove_ || m == killers_[0] || m == killers_[1]) continue;
+                    if (m == ttMove_ || m == killers_[0] || m == killers_[1] || m == counter_) continue;
                     return m;
                 }
                 stage_ = Stage::BadCaptures;
@@ -189,7 +228,7 @@ public:
 
 private:
     enum class Stage : uint8_t {
-        TTMove, GenerateCaptures, GoodCaptures, Killer1, Killer2, GenerateQuiets, Quiets, BadCaptures, Done
+        TTMove, GenerateCaptures, GoodCaptures, Killer1, Killer2, Counter, GenerateQuiets, Quiets, BadCaptures, Done
     };
 
     Move pickBest() {
@@ -203,17 +242,14 @@ private:
     bool isUsableKiller(Move m) const {
         return m && m != ttMove_ && pos_.isEmpty(m.to()) && pos_.isPseudoLegal(m);
     }
-    // Capturing a cheaper, defended piece with a dearer one probably loses material.
-    bool isLosingCapture(Move m) const {
-        int attacker = victimValue(pos_.pieceOn(m.from()));
-        int victim = victimValue(pos_.pieceOn(m.to()));
-        return victim < attacker && pos_.destinationAttacked(m);
-    }
+    // A capture that loses material by static exchange waits for the end.
+    bool isLosingCapture(Move m) const { return !pos_.seeGe(m, 0); }
 
     const Position& pos_;
     Move ttMove_;
     Move killers_[2];
-    const int16_t (*history_)[BoardSize];
+    Move counter_;
+    QuietScoring scoring_;
     bool capturesOnly_;
     Stage stage_;
     MoveList list_;
@@ -283,12 +319,18 @@ void Worker::updateQuietStats(int ply, Move best, Depth depth, const Move* quiet
         killers_[ply][0] = best;
     }
     const int bonus = std::min(depth * depth * 8, 1600);
+    int16_t* cont1 = contRow(ply, 1);
+    int16_t* cont2 = contRow(ply, 2);
     auto apply = [&](Move m, int b) {
-        int16_t& h = history_[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())];
-        h = int16_t(h + b - h * std::abs(b) / MaxHistory);
+        const Piece p = pos_.pieceOn(m.from());
+        gravity(history_[pieceIndex(p)][index(m.to())], b);
+        const int slot = contSlot(p, m.to());
+        if (cont1) gravity(cont1[slot], b);
+        if (cont2) gravity(cont2[slot], b);
     };
     apply(best, bonus);
     for (int i = 0; i < quietCount; ++i) apply(quiets[i], -bonus);
+    if (const int prev = frames_[ply - 1].contSlot; prev >= 0) counterMoves_[size_t(prev)] = best;
 }
 
 template <bool PvNode>
@@ -329,17 +371,19 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     const Value oldAlpha = alpha;
     Move bestMove;
     int legalMoves = 0;
-    MovePicker picker(pos_, ttHit ? hit.move : Move::none(), inCheck ? killers_[ply] : nullptr, history_, !inCheck);
+    MovePicker picker(pos_, ttHit ? hit.move : Move::none(), inCheck ? killers_[ply] : nullptr, Move::none(),
+                      {history_, contRow(ply, 1), contRow(ply, 2)}, !inCheck);
     while (Move m = picker.next()) {
         if (!inCheck) {
             // Hopeless captures: even winning the piece leaves us below alpha,
             // or a dearer piece takes a defended cheaper one.
             int victim = victimValue(pos_.pieceOn(m.to()));
             if (standPat + victim + DeltaMargin <= alpha) continue;
-            if (victim < victimValue(pos_.pieceOn(m.from())) && pos_.destinationAttacked(m)) continue;
+            if (!pos_.seeGe(m, 0)) continue;
         }
         if (!pos_.isLegal(m)) continue;
         ++legalMoves;
+        frames_[ply].contSlot = contSlot(pos_.pieceOn(m.from()), m.to());
         tt.prefetch(pos_.keyAfter(m));
         pos_.makeMove(m);
         Value v = -qsearch<PvNode>(-beta, -alpha, ply + 1);
@@ -411,6 +455,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             const int R = depth >= 7 ? 3 : 2;
             frames_[ply].nullMove = true;
             frames_[ply].move = Move::null();
+            frames_[ply].contSlot = -1;
             pos_.makeNullMove();
             Value v = -search<false>(-beta, -beta + 1, depth - 1 - R, ply + 1, !cutNode);
             pos_.unmakeNullMove();
@@ -438,7 +483,9 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     }
 
     // Step 8. The move loop.
-    MovePicker picker(pos_, firstMove, killers_[ply], history_, false);
+    const int prevSlot = frames_[ply - 1].contSlot;
+    MovePicker picker(pos_, firstMove, killers_[ply], prevSlot >= 0 ? counterMoves_[size_t(prevSlot)] : Move::none(),
+                      {history_, contRow(ply, 1), contRow(ply, 2)}, false);
     const Value oldAlpha = alpha;
     Value best = -ValueInfinite;
     Move bestMove, bestSeen;  // bestSeen: highest-scoring move even in a fail-low
@@ -446,13 +493,31 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     int quietCount = 0, moveCount = 0;
     killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
 
+    const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
     while (Move m = picker.next()) {
         if (!pos_.isLegal(m)) continue;
         ++moveCount;
         const bool capture = !pos_.isEmpty(m.to());
         const bool isKiller = m == killers_[ply][0] || m == killers_[ply][1];
 
+        // Step 8a. Shallow pruning of late quiet moves, once a move that
+        // does not lose has been found: move-count pruning and futility.
+        if (!PvNode && !inCheck && !capture && !isKiller && pruning >= Pruning::Large &&
+            best > -ValueBanInMaxPly) {
+            const bool lateMove = depth <= LmpMaxDepth && moveCount > (3 + depth * depth) / (2 - improving);
+            const bool futile = depth <= FutilityMaxDepth && staticEval + FutilityBase + FutilityPerDepth * depth <= alpha;
+            // ...or a quiet move that hangs material by static exchange.
+            if ((lateMove || futile || (depth <= SeePruneMaxDepth && !pos_.seeGe(m, -SeeQuietMargin * depth))) &&
+                !pos_.givesCheck(m))
+                continue;
+        }
+        // Captures that lose a lot by static exchange, at low depth.
+        if (!PvNode && !inCheck && capture && pruning >= Pruning::Large && best > -ValueBanInMaxPly &&
+            depth <= SeePruneMaxDepth && !pos_.seeGe(m, -SeeCaptureMargin * depth * depth) && !pos_.givesCheck(m))
+            continue;
+
         frames_[ply].move = m;
+        frames_[ply].contSlot = contSlot(pos_.pieceOn(m.from()), m.to());
         tt.prefetch(pos_.keyAfter(m));
         pos_.makeMove(m);
         const bool givesCheck = pos_.inCheck();
@@ -511,6 +576,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
         const Value jitter = rm.jitter;
         selDepth_ = 0;
         frames_[0].move = rm.move;
+        frames_[0].contSlot = contSlot(pos_.pieceOn(rm.move.from()), rm.move.to());
         pos_.makeMove(rm.move);
         const Depth newDepth = depth - 1 + (pos_.inCheck() ? 1 : 0);
         Value v;

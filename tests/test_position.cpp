@@ -214,3 +214,57 @@ TEST_CASE("idle repetition is a draw, none before the cycle closes", "[position]
     play(p, "h0g2 h9g7 g2h0 g7h9");
     CHECK(p.repetition(0) == Repetition::Draw);
 }
+
+TEST_CASE("static exchange evaluation", "[position][see]") {
+    SECTION("an undefended pawn is won outright") {
+        Position p = fromFen("4k4/9/9/9/4p4/9/9/9/4R4/3K5 w - - 0 1");
+        Move m = p.parseLegalMove("e1e5");
+        REQUIRE(m);
+        CHECK(p.seeGe(m, 0));
+        CHECK(p.seeGe(m, 100));
+        CHECK_FALSE(p.seeGe(m, 101));
+    }
+    SECTION("a pawn defended by a horse costs the rook") {
+        Position p = fromFen("4k4/9/3n5/9/4p4/9/9/9/4R4/3K5 w - - 0 1");
+        Move m = p.parseLegalMove("e1e5");
+        REQUIRE(m);
+        CHECK_FALSE(p.seeGe(m, 0));
+        CHECK(p.seeGe(m, 100 - 900));
+        CHECK_FALSE(p.seeGe(m, 100 - 900 + 1));
+    }
+    SECTION("a cannon recaptures over its screen") {
+        // Black cannon e8 behind the black horse e7 guards e5.
+        Position p = fromFen("3k5/4c4/4n4/9/4p4/9/9/9/4R4/5K3 w - - 0 1");
+        Move m = p.parseLegalMove("e1e5");
+        REQUIRE(m);
+        CHECK_FALSE(p.seeGe(m, 0));
+    }
+    SECTION("a second attacker behind the first keeps the exchange going") {
+        // Red rooks e1 and e0 (doubled) against a pawn defended once by a horse:
+        // RxP NxR RxN wins pawn + horse for a rook.
+        Position p = fromFen("4k4/9/3n5/9/4p4/9/9/9/4R4/3KR4 w - - 0 1");
+        Move m = p.parseLegalMove("e1e5");
+        REQUIRE(m);
+        CHECK(p.seeGe(m, 100 + 400 - 900));
+        CHECK_FALSE(p.seeGe(m, 0));
+    }
+    SECTION("a quiet move onto an attacked square loses the piece") {
+        Position p = fromFen("5k3/9/3n5/9/9/9/9/9/4R4/3K5 w - - 0 1");
+        Move m = p.parseLegalMove("e1e5");  // the horse on d7 takes it
+        REQUIRE(m);
+        CHECK_FALSE(p.seeGe(m, 0));
+        CHECK(p.seeGe(m, -900));
+        Move safe = p.parseLegalMove("e1e4");
+        REQUIRE(safe);
+        CHECK(p.seeGe(safe, 0));
+    }
+    SECTION("the board is unchanged afterwards") {
+        Position p = fromFen("5k3/4c4/4n4/9/4p4/9/9/9/4R4/3KR4 w - - 0 1");
+        const std::string before = p.fen();
+        MoveList moves;
+        generateLegal(p, moves);
+        for (Move m : moves) (void)p.seeGe(m, 0);
+        CHECK(p.fen() == before);
+        CHECK(p.isConsistent());
+    }
+}

@@ -68,6 +68,13 @@ public:
     // (x-rays through its origin included)? For cheap exchange estimates.
     bool destinationAttacked(Move m) const;
 
+    // Static exchange evaluation: does the exchange sequence started by m on
+    // m.to() (each side recapturing with its least valuable piece, either
+    // side free to stop) win at least `threshold` for the side making m?
+    bool seeGe(Move m, int threshold) const;
+    // The exchange values used by seeGe.
+    static constexpr int SeeValue[PieceTypeCount] = {20000, 200, 200, 400, 900, 450, 100};
+
     // --- moves -----------------------------------------------------------
     // Is m a move the side to move's piece can make on this board (ignoring
     // whether it leaves the own king attacked)? For TT and killer moves.
@@ -127,6 +134,9 @@ private:
     void removePiece(Square s);
     void movePiece(Square from, Square to);
     std::optional<std::string> validate() const;
+    // Square of the least valuable piece of colour `by` attacking s (given
+    // the current board), or Square::None.
+    Square leastValuableAttacker(Square s, Color by) const;
 
     mutable std::array<Piece, BoardSize> board_;  // mutable: isLegal tries a move in place
     std::array<std::array<Square, 5>, PieceIndexCount> lists_{};
