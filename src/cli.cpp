@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "chariot/bench.h"
+#include "chariot/book.h"
 #include "chariot/position.h"
 #include "chariot/ucci.h"
 
@@ -23,6 +24,7 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("usage: chariot                        run the UCCI/UCI engine on stdin/stdout");
     print("       chariot bench [depth] [hashMB] fixed-depth search benchmark");
     print("       chariot perft <depth> [FEN]    move generation count, divided by root move");
+    print("       chariot book build|probe|dump|bench ...  opening-book tools ('chariot book' for help)");
     print("       chariot help                   this text");
 }
 
@@ -60,6 +62,7 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
         }
         return runPerftBench(*d, fen, print) > 0 || *d == 0 ? 0 : 1;
     }
+    if (cmd == "book") return runBookTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         usage(print);
         return 0;

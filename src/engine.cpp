@@ -1,5 +1,6 @@
 #include "chariot/engine.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -58,6 +59,73 @@ SearchResult Engine::searchArmed(SearchLimits limits, const std::function<void(c
     rngState_ += 0x9E3779B97F4A7C15ULL;
     options.seed = rngState_;
     return searcher_.search(position_, limits, options, onInfo);
+}
+
+std::vector<std::string> Engine::setBookFiles(const std::string& files) {
+    std::vector<std::string> errors;
+    books_.clear();
+    bookFiles_ = files;
+    size_t start = 0;
+    while (start <= files.size()) {
+        size_t end = files.find(';', start);
+        if (end == std::string::npos) end = files.size();
+        std::string path = files.substr(start, end - start);
+        while (!path.empty() && path.back() == ' ') path.pop_back();
+        while (!path.empty() && path.front() == ' ') path.erase(path.begin());
+        if (!path.empty()) {
+            std::string error;
+            if (auto book = Book::load(path, error))
+                books_.push_back(std::move(book));
+            else
+                errors.push_back(path + ": " + error);
+        }
+        start = end + 1;
+    }
+    return errors;
+}
+
+Move Engine::bookMove(std::vector<BookMove>* candidates, Move* ponder) {
+    if (!useBook || books_.empty()) return Move::none();
+    // The first book that knows the position decides.
+    std::vector<BookMove> moves;
+    for (const auto& book : books_) {
+        moves = book->probe(position_);
+        if (!moves.empty()) break;
+    }
+    // Drop banned moves and moves that would repeat a position of the game.
+    std::vector<BookMove> usable;
+    for (const BookMove& bm : moves) {
+        if (std::find(banned_.begin(), banned_.end(), bm.move) != banned_.end()) continue;
+        Position after = position_;
+        after.makeMove(bm.move);
+        if (after.repetition(0, 1) != Repetition::None) continue;
+        usable.push_back(bm);
+    }
+    if (candidates) *candidates = usable;
+    if (usable.empty()) return Move::none();
+    // Reproducible without randomness (seeded by the position), varied with it.
+    uint64_t random;
+    if (randomness == Randomness::None) {
+        random = position_.key() * 0x9E3779B97F4A7C15ULL;
+    } else {
+        rngState_ += 0x9E3779B97F4A7C15ULL;
+        random = rngState_ ^ (rngState_ >> 29);
+    }
+    Move chosen = pickBookMove(usable, random);
+    if (ponder) {
+        // The ponder move: the best-weighted book reply, if any.
+        *ponder = Move::none();
+        Position after = position_;
+        after.makeMove(chosen);
+        for (const auto& book : books_) {
+            auto replies = book->probe(after);
+            if (!replies.empty()) {
+                *ponder = replies.front().move;
+                break;
+            }
+        }
+    }
+    return chosen;
 }
 
 void Engine::newGame() {

@@ -116,7 +116,25 @@ struct Protocol::OptionSpec {
     std::vector<std::string> vars;
 };
 
-Protocol::Protocol(std::function<void(const std::string&)> write) : write_(std::move(write)) {}
+namespace {
+
+// The directory of the running executable: the default book lives beside it.
+std::string executableDir() {
+    char buffer[4096];
+    ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+    if (n <= 0) return ".";
+    std::string path(buffer, size_t(n));
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+}  // namespace
+
+Protocol::Protocol(std::function<void(const std::string&)> write)
+    : write_(std::move(write)), defaultBookFiles_(executableDir() + "/chariot.book") {
+    // A missing default book is not an error: the engine just plays without one.
+    engine_.setBookFiles(defaultBookFiles_);
+}
 
 Protocol::~Protocol() {
     if (searchThread_.joinable()) {
@@ -132,6 +150,8 @@ std::vector<Protocol::OptionSpec> Protocol::optionTable() {
     t.push_back({"batch", "", "check", "false", 0, 0, {}});
     t.push_back({"debug", "Debug", "check", "false", 0, 0, {}});
     t.push_back({"ponder", "Ponder", "check", "false", 0, 0, {}});
+    t.push_back({"usebook", "OwnBook", "check", engine_.useBook ? "true" : "false", 0, 0, {}});
+    t.push_back({"bookfiles", "BookFiles", "string", engine_.bookFiles(), 0, 0, {}});
     t.push_back({"hashsize", "Hash", "spin", "64", int64_t(TranspositionTable::MinMB),
                  int64_t(TranspositionTable::MaxMB), {}});
     t.push_back({"threads", "Threads", "spin", "1", 1, 256, {}});
@@ -434,6 +454,14 @@ bool Protocol::setOptionValue(const std::string& rawName, const std::string& val
         if (auto b = boolValue()) debug_ = *b;
     } else if (key == "ponder") {
         if (auto b = boolValue()) ponderOption_ = *b;
+    } else if (key == "usebook") {
+        if (auto b = boolValue()) engine_.useBook = *b;
+    } else if (key == "bookfiles") {
+        std::string files = value;
+        if (lower(files) == "<empty>") files.clear();
+        auto errors = engine_.setBookFiles(files);
+        for (const auto& e : errors) info("bookfiles: " + e);
+        if (!files.empty() && errors.empty()) info(fmt::format("bookfiles: {} book(s) loaded", engine_.loadedBooks()));
     } else if (key == "hashsize") {
         if (auto n = spinValue(int64_t(TranspositionTable::MinMB), int64_t(TranspositionTable::MaxMB))) {
             size_t got = engine_.setHashMB(size_t(*n));
@@ -574,7 +602,21 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
     (void)haveTime;
     limits.time.overhead = moveOverheadMs_;
     limits.time.ponderOption = ponderOption_;
+    if (!limits.ponder && !limits.infinite && limits.searchMoves.empty() && limits.mate == 0 && playBookMove())
+        return;
     startSearch(limits, draw);
+}
+
+bool Protocol::playBookMove() {
+    std::vector<BookMove> candidates;
+    Move ponder;
+    const Move m = engine_.bookMove(&candidates, &ponder);
+    if (!m) return false;
+    // As ElephantEye does: every candidate with its weight, then the choice.
+    for (const BookMove& c : candidates)
+        say(fmt::format("info depth 0 score {} pv {}", c.weight, c.move.toString()));
+    say("bestmove " + m.toString() + (ponder ? " ponder " + ponder.toString() : ""));
+    return true;
 }
 
 void Protocol::startSearch(SearchLimits limits, bool drawOffered) {

@@ -22,11 +22,13 @@ std::vector<std::string> words(const std::string& line) {
     return out;
 }
 
-// Handshake in UCCI with milliseconds.
+// Handshake in UCCI with milliseconds; the book is switched off so that
+// searches really search (the book has its own test below).
 void ucci(EngineProcess& e) {
     e.send("ucci");
     REQUIRE(e.waitFor("ucciok", 2000ms));
     e.send("setoption usemillisec true");
+    e.send("setoption usebook false");
 }
 
 std::string currentFen(EngineProcess& e) {
@@ -201,6 +203,7 @@ TEST_CASE("go time is in seconds until usemillisec is set", "[protocol]") {
     EngineProcess e;
     e.send("ucci");
     REQUIRE(e.waitFor("ucciok", 2000ms));
+    e.send("setoption usebook false");
     e.send("position startpos");
     // 1 second left with no increment: a sensible engine answers in well under a second,
     // but not instantly as it would if it read 1 ms.
@@ -298,6 +301,7 @@ TEST_CASE("UCI dialect: handshake, score cp/mate and bestmove (none)", "[protoco
     for (const auto& l : lines) hash |= l.rfind("option name Hash type spin", 0) == 0;
     CHECK(hash);
     e.send("setoption name Hash value 32");
+    e.send("setoption name OwnBook value false");
     e.send("isready");
     REQUIRE(e.waitFor("readyok", 1000ms));
     e.send("position startpos moves h2e2");
@@ -324,4 +328,42 @@ TEST_CASE("UCI dialect: handshake, score cp/mate and bestmove (none)", "[protoco
     auto best = e.waitFor("bestmove", 3000ms);
     REQUIRE(best);
     CHECK(words(*best)[1] == "a1d1");  // mate: e9 would face the red king
+}
+
+TEST_CASE("the opening book answers from the start position", "[protocol][book]") {
+    EngineProcess e;
+    e.send("ucci");
+    std::vector<std::string> lines;
+    REQUIRE(e.waitFor("ucciok", 2000ms, &lines));
+    bool advertised = false;
+    for (const auto& l : lines) advertised |= l.rfind("option bookfiles type string default ", 0) == 0;
+    CHECK(advertised);
+    e.send("position startpos");
+    e.send("go depth 10");
+    lines.clear();
+    auto best = e.waitFor("bestmove", 2000ms, &lines);
+    REQUIRE(best);
+    // Candidates come first as "info depth 0 score <weight> pv <move>".
+    int candidates = 0;
+    bool chosenListed = false;
+    for (const auto& l : lines)
+        if (l.rfind("info depth 0 score ", 0) == 0) {
+            ++candidates;
+            chosenListed |= words(l).back() == words(*best)[1];
+        }
+    CHECK(candidates >= 4);
+    CHECK(chosenListed);
+    // With the book off, the same go searches (depth 1 and up).
+    e.send("setoption usebook false");
+    e.send("go depth 3");
+    lines.clear();
+    REQUIRE(e.waitFor("bestmove", 5000ms, &lines));
+    CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("info depth 3", 0) == 0; }));
+    // A book file that does not exist is reported, and the engine goes on.
+    e.send("setoption bookfiles /nonexistent/book.bin");
+    auto msg = e.waitFor("info string bookfiles", 2000ms);
+    REQUIRE(msg);
+    CHECK(msg->find("/nonexistent/book.bin") != std::string::npos);
+    e.send("isready");
+    CHECK(e.waitFor("readyok", 1000ms));
 }

@@ -9,11 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "chariot/book.h"
 #include "chariot/position.h"
 #include "chariot/search.h"
 #include "chariot/tt.h"
 
 namespace chariot {
+
 
 // Root-score jitter levels (UCCI option `randomness`).
 enum class Randomness : uint8_t { None, Tiny, Small, Medium, Large, Huge };
@@ -45,6 +47,16 @@ public:
     void stop() { searcher_.stop(); }
     void ponderhit() { searcher_.ponderhit(); }
 
+    // Loads the `;`-separated book files (replacing the loaded ones); returns
+    // one message per file that could not be loaded. Empty string: no book.
+    std::vector<std::string> setBookFiles(const std::string& files);
+    const std::string& bookFiles() const { return bookFiles_; }
+    size_t loadedBooks() const { return books_.size(); }
+    // A book move for the current position: legal, not banned, not repeating a
+    // position of the game. `candidates` receives every usable book move
+    // (best first). Returns none() when the book has nothing.
+    Move bookMove(std::vector<BookMove>* candidates = nullptr, Move* ponder = nullptr);
+
     void newGame();
     size_t setHashMB(size_t mb) { return tt_.resize(mb); }
     size_t hashMB() const { return tt_.sizeMB(); }
@@ -52,12 +64,15 @@ public:
 
     SearchOptions searchOptions;
     Randomness randomness = Randomness::None;
+    bool useBook = true;
 
 private:
     Position position_;
     std::vector<Move> banned_;
     TranspositionTable tt_;
     Searcher searcher_;
+    std::vector<std::unique_ptr<Book>> books_;
+    std::string bookFiles_;
     uint64_t rngState_;
 };
 

@@ -81,6 +81,8 @@ private:
     void cmdDisplay();
     void cmdHelp();
     void startSearch(SearchLimits limits, bool drawOffered);
+    // Answers `go` from the opening book; false if the book has no move.
+    bool playBookMove();
     void finishSearch();
     void printInfo(const SearchInfo& info);
     void printBestMove(const SearchResult& result);
@@ -101,6 +103,7 @@ private:
     bool debug_ = false;
     bool ponderOption_ = false;
     int64_t moveOverheadMs_ = 30;
+    std::string defaultBookFiles_;
 
     // Search state.
     std::thread searchThread_;
