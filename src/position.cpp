@@ -572,15 +572,7 @@ void Position::makeMove(Move m) {
     movePiece(from, to);
     side_ = ~side_;
     ++gamePly_;
-    // A check needs the moved piece near the enemy king or on one of its
-    // lines, or a line/leg of the king opened at the origin; skip the full
-    // attack test otherwise.
-    const Square ek = kingSquare(side_);
-    auto close = [&](Square s) {
-        int df = fileOf(s) - fileOf(ek), dr = rankOf(s) - rankOf(ek);
-        return df == 0 || dr == 0 || (df >= -2 && df <= 2 && dr >= -2 && dr <= 2);
-    };
-    next.inCheck = (close(from) || close(to)) && kingAttacked(side_);
+    next.inCheck = mayAffectKing(from, to, kingSquare(side_)) && kingAttacked(side_);
     history_.push_back(next);
     assert(isConsistent());
 }

@@ -125,6 +125,16 @@ private:
         int16_t pliesFromNull;
     };
 
+    // Can a move from `from` to `to` change whether the king on k is
+    // attacked? Only if one of the squares is on the king's rank or file, or
+    // within two points of it (horse legs and jumps, pawns).
+    static bool mayAffectKing(Square from, Square to, Square k) {
+        auto close = [k](Square s) {
+            const int df = fileOf(s) - fileOf(k), dr = rankOf(s) - rankOf(k);
+            return df == 0 || dr == 0 || (df >= -2 && df <= 2 && dr >= -2 && dr <= 2);
+        };
+        return close(from) || close(to);
+    }
     struct EmptyTag {};
     explicit Position(EmptyTag) { clear(); }
     const State& state() const { return history_.back(); }
