@@ -151,6 +151,9 @@ public:
         stage_ = ttMove_ ? Stage::TTMove : Stage::GenerateCaptures;
     }
 
+    // Late-move pruning has begun: only quiet checks are still wanted.
+    void skipQuiets() { skipQuiets_ = true; }
+
     Move next() {
         switch (stage_) {
             case Stage::TTMove:
@@ -209,8 +212,11 @@ public:
                 [[fallthrough]];
             case Stage::Quiets:
                 while (cursor_ < list_.size) {
-                    Move m = pickBest();
+                    // Once late-move pruning has begun only checks can still be
+                    // searched: take them in list order, skipping the sort.
+                    Move m = skipQuiets_ ? list_.moves[cursor_++] : pickBest();
                     if (m == ttMove_ || m == killers_[0] || m == killers_[1] || m == counter_) continue;
+                    if (skipQuiets_ && !pos_.givesCheck(m)) continue;
                     return m;
                 }
                 stage_ = Stage::BadCaptures;
@@ -251,6 +257,7 @@ private:
     Move counter_;
     QuietScoring scoring_;
     bool capturesOnly_;
+    bool skipQuiets_ = false;
     Stage stage_;
     MoveList list_;
     int scores_[MaxMoves];
@@ -505,6 +512,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         if (!PvNode && !inCheck && !capture && !isKiller && pruning >= Pruning::Large &&
             best > -ValueBanInMaxPly) {
             const bool lateMove = depth <= LmpMaxDepth && moveCount > (3 + depth * depth) / (2 - improving);
+            if (lateMove) picker.skipQuiets();  // later quiet non-checks would be pruned too
             const bool futile = depth <= FutilityMaxDepth && staticEval + FutilityBase + FutilityPerDepth * depth <= alpha;
             // ...or a quiet move that hangs material by static exchange.
             if ((lateMove || futile || (depth <= SeePruneMaxDepth && !pos_.seeGe(m, -SeeQuietMargin * depth))) &&
