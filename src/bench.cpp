@@ -60,6 +60,7 @@ BenchResult runBench(const BenchConfig& config, const std::function<void(const s
     BenchResult result;
     Engine engine;
     engine.setHashMB(config.hashMB);  // a fresh table for the run, as after ucinewgame
+    engine.searchOptions.threads = config.threads;
     engine.newGame();
     auto start = std::chrono::steady_clock::now();
     for (size_t i = 0; i < Positions.size(); ++i) {
@@ -80,6 +81,7 @@ BenchResult runBench(const BenchConfig& config, const std::function<void(const s
     print(fmt::format("Total time (ms) : {}", result.timeMs));
     print(fmt::format("Nodes searched  : {}", result.nodes));
     print(fmt::format("Nodes/second    : {}", result.nodes * 1000 / uint64_t(std::max<int64_t>(result.timeMs, 1))));
+    if (config.threads > 1) print(fmt::format("Threads         : {}", config.threads));
     return result;
 }
 

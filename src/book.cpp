@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "chariot/movegen.h"
 
@@ -428,7 +430,8 @@ using Print = std::function<void(const std::string&)>;
 
 void bookUsage(const Print& print) {
     print("usage: chariot book build <source.txt> <book.bin>          build a Chariot book from a text source");
-    print("       chariot book probe <book> <FEN|startpos> [moves ...] book moves of a position");
+    print("       chariot book probe [<book>] <FEN|startpos> [moves ...] book moves of a position");
+    print("                                                             (default book: the engine's chariot.book)");
     print("       chariot book dump <book>                              every record: key, move, weight");
     print("       chariot book bench <book>                             time loading and probing");
     print("  <book> is a Chariot book or an ElephantEye BOOK.DAT (detected from the header)");
@@ -449,7 +452,15 @@ int toolBuild(const std::vector<std::string>& args, const Print& print) {
     return 0;
 }
 
-int toolProbe(const std::vector<std::string>& args, const Print& print) {
+int toolProbe(std::vector<std::string> args, const Print& print) {
+    // The book may be left out: the position then follows 'probe' directly
+    // ("startpos", or a FEN board: ten ranks of letters and digits).
+    auto isBoard = [](std::string_view text) {
+        text = text.substr(0, text.find(' '));
+        return std::count(text.begin(), text.end(), '/') == 9 &&
+               std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '/'; });
+    };
+    if (args.size() >= 2 && (args[1] == "startpos" || isBoard(args[1]))) args.insert(args.begin() + 1, defaultBookPath());
     if (args.size() < 3) return bookUsage(print), 2;
     // The position: "startpos", one argument holding a whole FEN, or a FEN
     // split over several arguments (up to "moves" or the first ICCS move).
@@ -696,6 +707,18 @@ Move fromElephantEyeMove(uint16_t raw) {
     const Square from = Square((raw & 0xFF) ^ 0xF0), to = Square((raw >> 8) ^ 0xF0);
     if (!tables::inBoard(from) || !tables::inBoard(to) || from == to) return Move::none();
     return Move(from, to);
+}
+
+std::string defaultBookPath() {
+    char buffer[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+    std::string dir = ".";
+    if (n > 0) {
+        const std::string path(buffer, size_t(n));
+        const size_t slash = path.rfind('/');
+        if (slash != std::string::npos) dir = path.substr(0, slash);
+    }
+    return dir + "/chariot.book";
 }
 
 int runBookTool(const std::vector<std::string>& args, const Print& print) {

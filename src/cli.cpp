@@ -22,7 +22,7 @@ std::optional<int> toInt(const std::string& s, int lo, int hi) {
 
 void usage(const std::function<void(const std::string&)>& print) {
     print("usage: chariot                        run the UCCI/UCI engine on stdin/stdout");
-    print("       chariot bench [depth] [hashMB] fixed-depth search benchmark");
+    print("       chariot bench [depth] [hashMB] [threads]  fixed-depth search benchmark");
     print("       chariot perft <depth> [FEN]    move generation count, divided by root move");
     print("       chariot book build|probe|dump|bench ...  opening-book tools ('chariot book' for help)");
     print("       chariot help                   this text");
@@ -47,6 +47,11 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
             auto h = toInt(args[2], 1, 65536);
             if (!h) return print("bench: hashMB must be 1..65536"), 2;
             config.hashMB = size_t(*h);
+        }
+        if (args.size() > 3) {
+            auto t = toInt(args[3], 1, 256);
+            if (!t) return print("bench: threads must be 1..256"), 2;
+            config.threads = *t;
         }
         runBench(config, print);
         return 0;

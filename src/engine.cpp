@@ -12,8 +12,8 @@ int randomnessAmplitude(Randomness r) {
     return amplitude[int(r)];
 }
 
-Engine::Engine()
-    : tt_(64),
+Engine::Engine(size_t hashMB)
+    : tt_(hashMB),
       searcher_(tt_),
       rngState_(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) | 1) {}
 

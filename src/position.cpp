@@ -1,5 +1,6 @@
 #include "chariot/position.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 
@@ -26,6 +27,10 @@ std::vector<std::string_view> splitFields(std::string_view text) {
     }
     return fields;
 }
+
+// The FEN counters setFen accepts (and fen() writes at most).
+constexpr int MaxFenHalfmoves = 9999;
+constexpr int MaxFenMoveNumber = 99999;
 
 std::optional<long> parseNumber(std::string_view text) {
     long value = 0;
@@ -172,14 +177,16 @@ std::optional<std::string> Position::setFen(std::string_view fen) {
     int halfmove = 0, fullmove = 1;
     if (fields.size() > 4) {
         auto n = parseNumber(fields[4]);
-        if (!n || *n < 0 || *n > 9999)
-            return fmt::format("FEN no-capture counter: '{}' is not a number from 0 to 9999", fields[4].substr(0, 16));
+        if (!n || *n < 0 || *n > MaxFenHalfmoves)
+            return fmt::format("FEN no-capture counter: '{}' is not a number from 0 to {}", fields[4].substr(0, 16),
+                               MaxFenHalfmoves);
         halfmove = int(*n);
     }
     if (fields.size() > 5) {
         auto n = parseNumber(fields[5]);
-        if (!n || *n < 1 || *n > 99999)
-            return fmt::format("FEN move number: '{}' is not a number from 1 to 99999", fields[5].substr(0, 16));
+        if (!n || *n < 1 || *n > MaxFenMoveNumber)
+            return fmt::format("FEN move number: '{}' is not a number from 1 to {}", fields[5].substr(0, 16),
+                               MaxFenMoveNumber);
         fullmove = int(*n);
     }
 
@@ -190,7 +197,7 @@ std::optional<std::string> Position::setFen(std::string_view fen) {
     for (int sq = 0; sq < BoardSize; ++sq)
         if (isPiece(p.board_[sq])) st.psq += psqt::value(p.board_[sq], Square(sq));
     st.inCheck = p.kingAttacked(p.side_);
-    st.rule60 = int16_t(std::min(halfmove, 9999));
+    st.rule60 = int16_t(halfmove);
     st.pliesFromNull = 0;
     p.gamePly_ = 2 * (fullmove - 1) + (p.side_ == Color::Black);
     *this = std::move(p);
@@ -267,7 +274,8 @@ std::string Position::fen() const {
         if (rank) out += '/';
     }
     out += side_ == Color::Red ? " w - - " : " b - - ";
-    out += fmt::format("{} {}", rule60(), gamePly_ / 2 + 1);
+    // Within the ranges setFen accepts, so that any position's FEN reads back.
+    out += fmt::format("{} {}", std::min(rule60(), MaxFenHalfmoves), std::min(gamePly_ / 2 + 1, MaxFenMoveNumber));
     return out;
 }
 
@@ -559,8 +567,10 @@ void Position::makeMove(Move m) {
     Piece pc = board_[index(from)];
     Piece captured = board_[index(to)];
     const State& prev = history_.back();
+    // The counters saturate: 32767 plies without a capture must not wrap them negative.
     State next{prev.key ^ Zobrist.blackToMove, prev.psq, m, captured, false,
-               int16_t(prev.rule60 + 1), int16_t(prev.pliesFromNull + 1)};
+               int16_t(prev.rule60 + (prev.rule60 < INT16_MAX)),
+               int16_t(prev.pliesFromNull + (prev.pliesFromNull < INT16_MAX))};
     if (captured != Piece::Empty) {
         next.key ^= zobrist(captured, to);
         next.psq -= psqt::value(captured, to);

@@ -4,7 +4,11 @@
 #include <bit>
 #include <cstring>
 #include <cstdlib>
+#include <fstream>
 #include <new>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -41,6 +45,45 @@ Value fromTT(Value v, int ply) {
     if (v >= ValueMateInMaxPly) return v - ply;
     if (v <= -ValueMateInMaxPly) return v + ply;
     return v;
+}
+
+// The first number in a file (a /proc or cgroup value); nullopt if none.
+std::optional<uint64_t> readNumber(const char* path, const char* key = nullptr) {
+    std::ifstream in(path);
+    std::string word;
+    if (key) {
+        while (in >> word && word != key) {}
+        if (!in) return std::nullopt;
+    }
+    uint64_t value = 0;
+    if (!(in >> value)) return std::nullopt;
+    return value;
+}
+
+// The most megabytes a table may take. Every page is touched when the table
+// is allocated, so a request that the machine cannot back would get the
+// process killed rather than a failed allocation: at most half the physical
+// memory, and at most three quarters of the memory available now (the
+// kernel's MemAvailable, and the headroom under a cgroup memory limit),
+// counting the `releasing` megabytes of the table being replaced.
+size_t memoryLimitMB(size_t releasing) {
+    size_t limit = TranspositionTable::MaxMB;
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && pageSize > 0) limit = std::min(limit, (size_t(pages) * size_t(pageSize) >> 20) / 2);
+    std::optional<uint64_t> availableMB;
+    if (auto kb = readNumber("/proc/meminfo", "MemAvailable:")) availableMB = *kb >> 10;
+    // cgroup v2, then v1 (as seen from inside a container); "max" or a huge v1 value means no limit.
+    for (auto [max, used] : {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
+                             std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                       "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
+        auto maxBytes = readNumber(max), usedBytes = readNumber(used);
+        if (!maxBytes || !usedBytes || *maxBytes >= (uint64_t(1) << 60)) continue;
+        const uint64_t headroomMB = (*maxBytes - std::min(*maxBytes, *usedBytes)) >> 20;
+        availableMB = availableMB ? std::min(*availableMB, headroomMB) : headroomMB;
+        break;
+    }
+    if (availableMB) limit = std::min<uint64_t>(limit, (*availableMB + releasing) / 4 * 3);
+    return std::max(limit, TranspositionTable::MinMB);
 }
 
 }  // namespace
@@ -81,10 +124,7 @@ bool TranspositionTable::allocate(size_t megabytes) {
 }
 
 size_t TranspositionTable::resize(size_t megabytes) {
-    size_t limit = MaxMB;
-    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && pageSize > 0) limit = std::max<size_t>(MinMB, std::min(limit, (size_t(pages) * size_t(pageSize) >> 20) / 2));
-    megabytes = std::bit_floor(std::clamp(megabytes, MinMB, limit));
+    megabytes = std::bit_floor(std::clamp(megabytes, MinMB, memoryLimitMB(sizeMB())));
     release();
     while (!allocate(megabytes) && megabytes > MinMB) megabytes /= 2;
     if (!buckets_ && !allocate(MinMB)) throw std::bad_alloc();

@@ -119,19 +119,13 @@ struct Protocol::OptionSpec {
 namespace {
 
 // The directory of the running executable: the default book lives beside it.
-std::string executableDir() {
-    char buffer[4096];
-    ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-    if (n <= 0) return ".";
-    std::string path(buffer, size_t(n));
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 }  // namespace
 
-Protocol::Protocol(std::function<void(const std::string&)> write)
-    : write_(std::move(write)), defaultBookFiles_(executableDir() + "/chariot.book") {
+Protocol::Protocol(std::function<void(const std::string&)> write, const WorkCaps& caps)
+    : write_(std::move(write)),
+      caps_(caps),
+      engine_(std::min(Engine::DefaultHashMB, caps_.hashMB)),
+      defaultBookFiles_(defaultBookPath()) {
     // A missing default book is not an error: the engine just plays without one.
     engine_.setBookFiles(defaultBookFiles_);
 }
@@ -152,7 +146,7 @@ std::vector<Protocol::OptionSpec> Protocol::optionTable() {
     t.push_back({"ponder", "Ponder", "check", "false", 0, 0, {}});
     t.push_back({"usebook", "OwnBook", "check", engine_.useBook ? "true" : "false", 0, 0, {}});
     t.push_back({"bookfiles", "BookFiles", "string", engine_.bookFiles(), 0, 0, {}});
-    t.push_back({"hashsize", "Hash", "spin", "64", int64_t(TranspositionTable::MinMB),
+    t.push_back({"hashsize", "Hash", "spin", std::to_string(Engine::DefaultHashMB), int64_t(TranspositionTable::MinMB),
                  int64_t(TranspositionTable::MaxMB), {}});
     t.push_back({"threads", "Threads", "spin", "1", 1, 256, {}});
     t.push_back({"multipv", "MultiPV", "spin", "1", 1, 128, {}});
@@ -464,11 +458,11 @@ bool Protocol::setOptionValue(const std::string& rawName, const std::string& val
         if (!files.empty() && errors.empty()) info(fmt::format("bookfiles: {} book(s) loaded", engine_.loadedBooks()));
     } else if (key == "hashsize") {
         if (auto n = spinValue(int64_t(TranspositionTable::MinMB), int64_t(TranspositionTable::MaxMB))) {
-            size_t got = engine_.setHashMB(size_t(*n));
+            size_t got = engine_.setHashMB(std::min(size_t(*n), caps_.hashMB));
             if (got != size_t(*n)) info(fmt::format("hash table is {} MB", got));
         }
     } else if (key == "threads") {
-        if (auto n = spinValue(1, 256)) engine_.searchOptions.threads = int(*n);
+        if (auto n = spinValue(1, 256)) engine_.searchOptions.threads = int(std::min<int64_t>(*n, caps_.threads));
     } else if (key == "multipv") {
         if (auto n = spinValue(1, 128)) engine_.searchOptions.multiPV = int(*n);
     } else if (key == "moveoverhead") {
@@ -505,11 +499,16 @@ void Protocol::cmdPosition(const std::vector<std::string>& tokens, size_t first)
             return;
         }
     } else if (kind == "fen") {
-        base = joinTokens(tokens, first + 1, movesAt);
+        // A FEN has at most six fields; anything more before 'moves' is ignored.
+        constexpr size_t FenFields = 6;
+        const size_t fields = movesAt - (first + 1);
+        base = joinTokens(tokens, first + 1, first + 1 + std::min(fields, FenFields));
         if (base.empty()) {
             info("position fen: the FEN is missing; position unchanged");
             return;
         }
+        if (fields > FenFields)
+            info(fmt::format("position fen: {} extra field(s) after the move number ignored", fields - FenFields));
     } else {
         info(fmt::format("position: expected 'startpos' or 'fen', got '{}'; position unchanged",
                          tokens[first].substr(0, 32)));
@@ -628,13 +627,14 @@ void Protocol::startSearch(SearchLimits limits, bool drawOffered) {
         limits.infinite = limits.ponder = false;
         if (!otherLimit) limits.depth = 1;
     }
+    limits.depth = std::min(limits.depth, caps_.depth);
+    if (caps_.nodes) limits.nodes = limits.nodes ? std::min(limits.nodes, caps_.nodes) : caps_.nodes;
     drawOffered_ = drawOffered;
     currentLimits_ = limits;
     searching_ = true;
     engine_.arm(limits);
     searchThread_ = std::thread([this, limits] {
-        SearchResult result = engine_.searchArmed(limits, [this](const SearchInfo& i) { printInfo(i); });
-        printBestMove(result);
+        searchResult_ = engine_.searchArmed(limits, [this](const SearchInfo& i) { printInfo(i); });
         post({Event::SearchDone, {}, false});
     });
 }
@@ -642,6 +642,10 @@ void Protocol::startSearch(SearchLimits limits, bool drawOffered) {
 void Protocol::finishSearch() {
     if (searchThread_.joinable()) searchThread_.join();
     searching_ = false;
+    // Answered here, not on the search thread: a command the GUI sends once it
+    // has seen bestmove must find the search over (else a setoption would wait
+    // in deferred_ while isready got its readyok at once).
+    printBestMove(searchResult_);
 }
 
 void Protocol::printInfo(const SearchInfo& i) {
@@ -732,10 +736,11 @@ void Protocol::cmdProbe(const std::vector<std::string>& tokens) {
 
 void Protocol::cmdPerft(const std::vector<std::string>& tokens) {
     int depth = 1;
+    const int maxDepth = std::min(12, caps_.depth);
     if (tokens.size() > 1) {
         auto n = parseInt(tokens[1], INT64_MIN, INT64_MAX);
-        if (!n || *n < 0 || *n > 12) {
-            info("perft: the depth must be a number from 0 to 12");
+        if (!n || *n < 0 || *n > maxDepth) {
+            info(fmt::format("perft: the depth must be a number from 0 to {}", maxDepth));
             return;
         }
         depth = int(*n);
@@ -751,15 +756,25 @@ void Protocol::cmdPerft(const std::vector<std::string>& tokens) {
 
 void Protocol::cmdBench(const std::vector<std::string>& tokens) {
     BenchConfig config;
+    const int maxDepth = std::min(64, caps_.depth);
+    const size_t maxHash = std::min<size_t>(65536, caps_.hashMB);
+    config.depth = std::min(config.depth, maxDepth);
+    config.hashMB = std::min(config.hashMB, maxHash);
     if (tokens.size() > 1) {
         auto n = parseInt(tokens[1], INT64_MIN, INT64_MAX);
-        if (!n || *n < 1 || *n > 64) return info("bench: the depth must be a number from 1 to 64");
+        if (!n || *n < 1 || *n > maxDepth) return info(fmt::format("bench: the depth must be a number from 1 to {}", maxDepth));
         config.depth = int(*n);
     }
     if (tokens.size() > 2) {
         auto n = parseInt(tokens[2], INT64_MIN, INT64_MAX);
-        if (!n || *n < 1 || *n > 65536) return info("bench: the hash size must be 1 to 65536 MB");
+        if (!n || *n < 1 || uint64_t(*n) > maxHash) return info(fmt::format("bench: the hash size must be 1 to {} MB", maxHash));
         config.hashMB = size_t(*n);
+    }
+    if (tokens.size() > 3) {
+        const int maxThreads = std::min(256, caps_.threads);
+        auto n = parseInt(tokens[3], INT64_MIN, INT64_MAX);
+        if (!n || *n < 1 || *n > maxThreads) return info(fmt::format("bench: threads must be 1 to {}", maxThreads));
+        config.threads = int(*n);
     }
     runBench(config, [this](const std::string& line) { say(line); });
 }
@@ -796,7 +811,7 @@ void Protocol::cmdHelp() {
         "  d                               show the board, FEN and hash key",
         "  eval                            show the static evaluation by term",
         "  perft <depth>                   count leaf nodes, per root move",
-        "  bench [depth] [hashMB]          fixed search benchmark (node signature)",
+        "  bench [depth] [hashMB] [threads] fixed search benchmark (node signature)",
     };
     for (const char* l : lines) info(l);
 }

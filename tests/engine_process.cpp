@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,7 +18,7 @@
 
 namespace chariot::test {
 
-EngineProcess::EngineProcess(const std::vector<std::string>& args) {
+EngineProcess::EngineProcess(const std::vector<std::string>& args, size_t addressSpaceMB) {
     ::signal(SIGPIPE, SIG_IGN);
     int toChild[2], fromChild[2];
     if (::pipe(toChild) != 0 || ::pipe(fromChild) != 0) throw std::runtime_error("pipe failed");
@@ -30,6 +31,11 @@ EngineProcess::EngineProcess(const std::vector<std::string>& args) {
         ::close(toChild[1]);
         ::close(fromChild[0]);
         ::close(fromChild[1]);
+        if (addressSpaceMB > 0) {
+            rlimit limit{};
+            limit.rlim_cur = limit.rlim_max = rlim_t(addressSpaceMB) << 20;
+            ::setrlimit(RLIMIT_AS, &limit);
+        }
         std::vector<char*> argv;
         std::string binary = CHARIOT_BINARY;
         argv.push_back(binary.data());

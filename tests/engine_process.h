@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +11,9 @@ namespace chariot::test {
 
 class EngineProcess {
 public:
-    explicit EngineProcess(const std::vector<std::string>& args = {});
+    // addressSpaceMB > 0 caps the child's address space (RLIMIT_AS), to
+    // make large allocations fail.
+    explicit EngineProcess(const std::vector<std::string>& args = {}, size_t addressSpaceMB = 0);
     ~EngineProcess();
     EngineProcess(const EngineProcess&) = delete;
     EngineProcess& operator=(const EngineProcess&) = delete;
@@ -26,6 +29,7 @@ public:
     // Exit code if the process ends within the timeout.
     std::optional<int> waitExit(std::chrono::milliseconds timeout);
     bool alive();
+    int pid() const { return pid_; }
 
 private:
     int pid_ = -1;

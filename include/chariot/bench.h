@@ -14,6 +14,7 @@ namespace chariot {
 struct BenchConfig {
     int depth = 11;
     size_t hashMB = 16;
+    int threads = 1;  // more than one: Lazy SMP, and the node count is no longer a signature
 };
 
 struct BenchResult {

@@ -61,6 +61,10 @@ uint32_t elephantEyeLock(const Position& pos);
 uint16_t toElephantEyeMove(Move m);
 Move fromElephantEyeMove(uint16_t raw);
 
+// The book the engine loads by default: chariot.book next to the executable
+// (the build puts it there).
+std::string defaultBookPath();
+
 // `chariot book build|probe|dump|bench ...`; returns the exit code.
 int runBookTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print);
 

@@ -23,7 +23,8 @@ int randomnessAmplitude(Randomness r);  // internal units
 
 class Engine {
 public:
-    Engine();
+    static constexpr size_t DefaultHashMB = 64;
+    explicit Engine(size_t hashMB = DefaultHashMB);
     ~Engine();
 
     // `base` is "startpos" or a FEN. Commits only if the FEN and every move

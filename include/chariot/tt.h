@@ -31,9 +31,10 @@ public:
     TranspositionTable(const TranspositionTable&) = delete;
     TranspositionTable& operator=(const TranspositionTable&) = delete;
     // Re-allocates (and clears). Returns the size actually obtained: the
-    // request is clamped to [MinMB, min(MaxMB, half the physical memory)],
-    // rounded down to a power of two and halved until the allocation
-    // succeeds; the old table is freed first.
+    // request is clamped to [MinMB, min(MaxMB, half the physical memory,
+    // three quarters of the available memory)], rounded down to a power of
+    // two and halved until the allocation succeeds; the old table is freed
+    // first.
     size_t resize(size_t megabytes);
     size_t sizeMB() const { return bucketCount_ * sizeof(Bucket) >> 20; }
     void clear();

@@ -37,12 +37,21 @@ private:
     bool truncated_ = false;
 };
 
+// Upper bounds on the work one protocol command may start, whatever the
+// input asks. For tests and fuzzing: the defaults bound nothing.
+struct WorkCaps {
+    int depth = MaxSearchDepth;                 // search, perft and bench depth
+    uint64_t nodes = 0;                         // nodes per search; 0: no cap
+    size_t hashMB = TranspositionTable::MaxMB;  // hashsize option and bench hash
+    int threads = 256;                          // search threads
+};
+
 class Protocol {
 public:
     enum class Dialect : uint8_t { Ucci, Uci };
 
     // `write` receives complete lines without the newline; it must flush.
-    explicit Protocol(std::function<void(const std::string&)> write);
+    explicit Protocol(std::function<void(const std::string&)> write, const WorkCaps& caps = {});
     ~Protocol();
 
     // Reads stdin on its own thread until `quit` or end of input; returns
@@ -93,6 +102,7 @@ private:
 
     std::function<void(const std::string&)> write_;
     std::mutex writeMutex_;
+    const WorkCaps caps_;
     Engine engine_;
     Dialect dialect_ = Dialect::Ucci;
     bool handshakeDone_ = false;
@@ -107,6 +117,7 @@ private:
 
     // Search state.
     std::thread searchThread_;
+    SearchResult searchResult_;  // written by the search thread, read after joining it
     bool searching_ = false;
     bool drawOffered_ = false;
     bool quitting_ = false;      // quit arrived during a search

@@ -1,0 +1,20 @@
+// Shared by the fuzz targets: an invariant check that aborts (a crash is what
+// libFuzzer reports and minimises) with a readable reason.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace chariot::fuzz {
+
+[[noreturn]] inline void fail(const char* what, const std::string& detail) {
+    std::fprintf(stderr, "fuzz invariant failed: %s\n  %s\n", what, detail.c_str());
+    std::abort();
+}
+
+inline void check(bool ok, const char* what, const std::string& detail = {}) {
+    if (!ok) fail(what, detail);
+}
+
+}  // namespace chariot::fuzz
