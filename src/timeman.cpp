@@ -23,8 +23,10 @@ Deadlines computeDeadlines(const TimeLimits& l) {
         soft = time / (mtg + 1) + inc * 3 / 4;
         hard = mtg == 1 ? usable : std::min(usable, std::max(soft * 3, time / 4));
     } else {
-        // Sudden death (with or without increment): plan for ~30 more moves.
-        soft = time / 30 + inc * 3 / 4;
+        // Sudden death (with or without increment): a twentieth of the clock
+        // plus the increment. The search stops after an iteration once 60% of
+        // this (scaled by stability) is spent, so a move takes about time/30.
+        soft = time / 20 + inc;
         hard = std::min(usable, std::max(soft * 4, time / 8));
     }
     if (l.ponderOption) soft += soft / 4;
