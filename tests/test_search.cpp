@@ -55,7 +55,7 @@ SearchResult searchFen(Engine& engine, const std::string& fen, SearchLimits limi
 
 }  // namespace
 
-TEST_CASE("forced mates are found with the right distance", "[search]") {
+TEST_CASE("forced mates are found with the right distance", "[search][slow]") {
     Engine engine;
     engine.setHashMB(16);
     int mates = 0, onlyMoves = 0;
