@@ -1,5 +1,9 @@
 #include "engine_process.h"
 
+#include <catch2/catch.hpp>
+
+#include "chariot/position.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -8,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <sstream>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -135,5 +140,33 @@ std::optional<int> EngineProcess::waitExit(std::chrono::milliseconds timeout) {
 }
 
 bool EngineProcess::alive() { return !waitExit(std::chrono::milliseconds(0)); }
+
+std::vector<std::string> words(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    std::string w;
+    while (in >> w) out.push_back(w);
+    return out;
+}
+
+bool isLegalIn(const std::string& fen, const std::string& move) {
+    Position p;
+    if (p.setFen(fen)) return false;
+    return bool(p.parseLegalMove(move));
+}
+
+void ucciHandshake(EngineProcess& e, std::chrono::milliseconds timeout) {
+    e.send("ucci");
+    REQUIRE(e.waitFor("ucciok", timeout));
+    e.send("setoption usemillisec true");
+    e.send("setoption usebook false");
+}
+
+std::string currentFen(EngineProcess& e, std::chrono::milliseconds timeout) {
+    e.send("d");
+    auto line = e.waitFor("fen ", timeout);
+    REQUIRE(line);
+    return line->substr(4);
+}
 
 }  // namespace chariot::test

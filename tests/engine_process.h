@@ -40,4 +40,14 @@ private:
     std::optional<int> exitCode_;
 };
 
+// Helpers shared by the protocol test files.
+std::vector<std::string> words(const std::string& line);
+// Is `move` legal in `fen` (computed here, not by the engine under test)?
+bool isLegalIn(const std::string& fen, const std::string& move);
+// UCCI handshake with milliseconds; the book is switched off so that searches
+// really search (the book has its own tests).
+void ucciHandshake(EngineProcess& e, std::chrono::milliseconds timeout);
+// The engine's current position, read from the FEN line of `d`.
+std::string currentFen(EngineProcess& e, std::chrono::milliseconds timeout);
+
 }  // namespace chariot::test

@@ -47,13 +47,8 @@ namespace {
 // Generous: the sanitizer build runs these too.
 constexpr auto Timeout = 10000ms;
 
-std::vector<std::string> words(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    std::string w;
-    while (in >> w) out.push_back(w);
-    return out;
-}
+using chariot::test::isLegalIn;
+using chariot::test::words;
 
 // The FEN after `moves` from the start position, computed here.
 std::string fenAfter(const std::vector<std::string>& moves) {
@@ -66,30 +61,13 @@ std::string fenAfter(const std::vector<std::string>& moves) {
     return p.fen();
 }
 
-bool isLegalIn(const std::string& fen, const std::string& move) {
-    Position p;
-    if (p.setFen(fen)) return false;
-    return bool(p.parseLegalMove(move));
-}
-
 bool contains(const std::vector<std::string>& lines, const std::string& fragment) {
     return std::any_of(lines.begin(), lines.end(),
                        [&](const std::string& l) { return l.find(fragment) != std::string::npos; });
 }
 
-void ucci(EngineProcess& e) {
-    e.send("ucci");
-    REQUIRE(e.waitFor("ucciok", Timeout));
-    e.send("setoption usemillisec true");
-    e.send("setoption usebook false");
-}
-
-std::string currentFen(EngineProcess& e) {
-    e.send("d");
-    auto line = e.waitFor("fen ", Timeout);
-    REQUIRE(line);
-    return line->substr(4);
-}
+void ucci(EngineProcess& e) { chariot::test::ucciHandshake(e, Timeout); }
+std::string currentFen(EngineProcess& e) { return chariot::test::currentFen(e, Timeout); }
 
 // isready answered; `seen` collects every line up to readyok.
 void requireReady(EngineProcess& e, std::vector<std::string>* seen = nullptr) {

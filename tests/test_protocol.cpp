@@ -14,35 +14,11 @@ using chariot::test::EngineProcess;
 
 namespace {
 
-std::vector<std::string> words(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    std::string w;
-    while (in >> w) out.push_back(w);
-    return out;
-}
+using chariot::test::isLegalIn;
+using chariot::test::words;
 
-// Handshake in UCCI with milliseconds; the book is switched off so that
-// searches really search (the book has its own test below).
-void ucci(EngineProcess& e) {
-    e.send("ucci");
-    REQUIRE(e.waitFor("ucciok", 2000ms));
-    e.send("setoption usemillisec true");
-    e.send("setoption usebook false");
-}
-
-std::string currentFen(EngineProcess& e) {
-    e.send("d");
-    auto line = e.waitFor("fen ", 2000ms);
-    REQUIRE(line);
-    return line->substr(4);
-}
-
-bool isLegalIn(const std::string& fen, const std::string& move) {
-    Position p;
-    if (p.setFen(fen)) return false;
-    return bool(p.parseLegalMove(move));
-}
+void ucci(EngineProcess& e) { chariot::test::ucciHandshake(e, 2000ms); }
+std::string currentFen(EngineProcess& e) { return chariot::test::currentFen(e, 2000ms); }
 
 }  // namespace
 
