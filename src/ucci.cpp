@@ -537,12 +537,14 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
         return t > 86400 ? t : t * 1000;
     };
     bool haveTime = false;
+    bool malformed = false;  // a limit was given without a usable number
     constexpr int64_t Big = int64_t(1) << 40;
     for (size_t i = 1; i < tokens.size(); ++i) {
         const std::string key = lower(tokens[i]);
         auto number = [&](int64_t lo, int64_t hi) -> std::optional<int64_t> {
             if (i + 1 >= tokens.size()) {
                 info(fmt::format("go: '{}' needs a number", key));
+                malformed = true;
                 return std::nullopt;
             }
             const std::string& arg = tokens[i + 1];
@@ -555,6 +557,7 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
                     return std::nullopt;
                 }
                 info(fmt::format("go: '{} {}' is not a number; ignored", key, arg.substr(0, 24)));
+                malformed = true;
             }
             ++i;
             return n;
@@ -598,7 +601,14 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
             info(fmt::format("go: unknown parameter '{}' ignored", tokens[i].substr(0, 24)));
         }
     }
-    (void)haveTime;
+    // "go depth" with its number lost must not turn into an endless search that
+    // nothing will stop: with no usable limit left, the command is refused.
+    const bool limited = limits.depth != MaxSearchDepth || limits.nodes || limits.mate || haveTime ||
+                         limits.time.moveTime >= 0 || limits.infinite || limits.ponder;
+    if (malformed && !limited) {
+        info("go: no usable limit left; not searching (send 'go infinite' to search until 'stop')");
+        return;
+    }
     limits.time.overhead = moveOverheadMs_;
     limits.time.ponderOption = ponderOption_;
     if (!limits.ponder && !limits.infinite && limits.searchMoves.empty() && limits.mate == 0 && playBookMove())

@@ -10,7 +10,8 @@
 //    ...) are case-insensitive, and so are move letters (H2E2); FEN piece
 //    letters are not (their case is their colour);
 //  - go numbers are clamped: depth to 1..100, negative times to 0, nodes to
-//    at least 1; a non-number is reported and ignored;
+//    at least 1; a non-number is reported and ignored, and a go left with no
+//    usable limit by it is refused (no search that nothing would stop);
 //  - hashsize is clamped to its range with an info string, then to what the
 //    machine can back (tt.cpp), and an allocation that fails is retried at
 //    half the size;
@@ -224,6 +225,32 @@ TEST_CASE("go with negative or absurd numbers is clamped", "[protocol][hardening
     CHECK(contains(seen, "'depth banana' is not a number"));
     requireReady(e);
     CHECK(currentFen(e) == fen);
+}
+
+TEST_CASE("a go whose only limit is malformed is refused, not run forever", "[protocol][hardening]") {
+    EngineProcess e;
+    const std::string fen = baseline(e);
+    for (const char* go : {"go depth", "GO DEPTH", "go movetime", "go nodes banana", "go time x",
+                           "go depth 5x", "go opptime"}) {
+        INFO(go);
+        e.send(go);
+        std::vector<std::string> seen;
+        requireReady(e, &seen);
+        CHECK(contains(seen, "not searching"));
+        CHECK_FALSE(contains(seen, "bestmove"));
+        CHECK_FALSE(contains(seen, "info depth"));
+    }
+    // No search was left running: the next real one answers at once.
+    auto t0 = std::chrono::steady_clock::now();
+    requireSearches(e, fen, "go depth 2");
+    CHECK(std::chrono::steady_clock::now() - t0 < 5s);
+    // Explicitly unlimited searches are still searches.
+    e.send("go depth infinite");
+    std::vector<std::string> seen;
+    requireReady(e, &seen);
+    CHECK_FALSE(contains(seen, "not searching"));
+    e.send("stop");
+    REQUIRE(e.waitFor("bestmove", Timeout));
 }
 
 TEST_CASE("out-of-range hash sizes are clamped with a message", "[protocol][hardening]") {
