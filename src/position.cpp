@@ -641,6 +641,13 @@ Repetition Position::repetition(int plyFromRoot, int gameRepeats) const {
             usAlwaysChecked &= st.inCheck;
         if (back % 2 == 0 && history_[last - back].key == key) {
             ++repeats;
+            // Inside the search a perpetual check is judged at its first
+            // repetition, even when the cycle began before the root: the checker
+            // must see the loss before the referee's third occurrence, when it
+            // may be too late to leave the cycle. (plyFromRoot 0 asks for the
+            // game's verdict, which waits for gameRepeats.)
+            if (plyFromRoot > 0 && themAlwaysChecked != usAlwaysChecked)
+                return themAlwaysChecked ? Repetition::Win : Repetition::Loss;
             if (back <= plyFromRoot || repeats >= gameRepeats) {
                 if (themAlwaysChecked && !usAlwaysChecked) return Repetition::Win;
                 if (usAlwaysChecked && !themAlwaysChecked) return Repetition::Loss;

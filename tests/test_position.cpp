@@ -203,6 +203,9 @@ TEST_CASE("repetition verdicts (cases from Fairy-Stockfish's xiangqi tests)", "[
         CHECK(q.repetition(0) == Repetition::None);
         // ...but inside the search one repetition after the root decides.
         CHECK(q.repetition(4) == c.expected);
+        // A perpetual check that began before the root is judged by the search
+        // at its first repetition (a mutual one waits, like any draw).
+        CHECK(q.repetition(1) == (c.expected == Repetition::Draw ? Repetition::None : c.expected));
     }
 }
 
