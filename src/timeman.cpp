@@ -20,8 +20,14 @@ Deadlines computeDeadlines(const TimeLimits& l) {
     int64_t soft, hard;
     if (l.movesToGo > 0) {
         int mtg = std::min(l.movesToGo, 50);
-        soft = time / (mtg + 1) + inc * 3 / 4;
-        hard = mtg == 1 ? usable : std::min(usable, std::max(soft * 3, time / 4));
+        if (mtg == 1) {
+            // The last move before the clock is reset (also how a fixed time per
+            // move is sent): nothing to save for, so all of the usable time.
+            soft = hard = usable;
+        } else {
+            soft = time / (mtg + 1) + inc * 3 / 4;
+            hard = std::min(usable, std::max(soft * 3, time / 4));
+        }
     } else {
         // Sudden death (with or without increment): a twentieth of the clock
         // plus the increment. The search stops after an iteration once 60% of

@@ -47,3 +47,18 @@ TEST_CASE("more time and increment give more time per move", "[timeman]") {
     last.movesToGo = 1;
     CHECK(computeDeadlines(last).soft > computeDeadlines(a).soft);
 }
+
+TEST_CASE("the last move before the control spends the usable clock", "[timeman]") {
+    // `go time 200 movestogo 1` is how UCCI sends a fixed time per move: the
+    // engine must plan the whole of it (less overhead and reserve), not half.
+    TimeLimits l;
+    l.time = 200;
+    l.movesToGo = 1;
+    Deadlines d = computeDeadlines(l);
+    CHECK(d.soft == d.hard);
+    CHECK(d.hard >= 200 - l.overhead - 200 / 20);
+    CHECK(d.hard <= 200 - l.overhead);
+    l.time = 60000;
+    d = computeDeadlines(l);
+    CHECK(d.soft >= 60000 - l.overhead - 1000);
+}
