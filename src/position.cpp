@@ -312,10 +312,7 @@ bool Position::isConsistent() const {
 
 bool Position::squareAttackedByKingRules(Square s, Color by) const {
     const Piece horse = makePiece(by, PieceType::Horse);
-    const Piece rook = makePiece(by, PieceType::Rook);
-    const Piece cannon = makePiece(by, PieceType::Cannon);
     const Piece pawn = makePiece(by, PieceType::Pawn);
-    const Piece king = makePiece(by, PieceType::King);
     const auto& b = board_;
 
     // Pawns: from the square in front (as seen by us), and from the sides once
@@ -326,19 +323,48 @@ bool Position::squareAttackedByKingRules(Square s, Color by) const {
     for (const Jump& j : HorseAttacks)
         if (b[index(s + j.to)] == horse && b[index(s + j.block)] == Piece::Empty) return true;
 
-    for (int dir : OrthogonalSteps) {
-        Square t = s + dir;
-        while (b[index(t)] == Piece::Empty) t += dir;
-        Piece first = b[index(t)];
-        if (first == Piece::OffBoard) continue;
-        if (first == rook) return true;
-        // Facing kings: the enemy king "attacks" along an open file.
-        if (first == king && (dir == Up || dir == Down)) return true;
-        t += dir;
-        while (b[index(t)] == Piece::Empty) t += dir;
-        if (b[index(t)] == cannon) return true;
-    }
+    for (int dir : OrthogonalSteps)
+        if (lineAttacked(s, dir, by)) return true;
     return false;
+}
+
+bool Position::lineAttacked(Square k, int dir, Color by) const {
+    const auto& b = board_;
+    Square t = k + dir;
+    while (b[index(t)] == Piece::Empty) t += dir;
+    const Piece first = b[index(t)];
+    if (first == makePiece(by, PieceType::Rook)) return true;
+    if (first == Piece::OffBoard) return false;
+    // Facing kings: the enemy king "attacks" along an open file.
+    if (first == makePiece(by, PieceType::King) && (dir == Up || dir == Down)) return true;
+    t += dir;
+    while (b[index(t)] == Piece::Empty) t += dir;
+    return b[index(t)] == makePiece(by, PieceType::Cannon);
+}
+
+bool Position::checkAfterMove(Square from, Square to, Color us) const {
+    const Square ek = kingSquare(~us);
+    const int fromDir = lineDirection(ek, from), toDir = lineDirection(ek, to);
+    // Lines: a slider arriving or uncovered, a new or vanished cannon screen,
+    // our king arriving on or uncovered on the enemy king's file.
+    if (fromDir && lineAttacked(ek, fromDir, us)) return true;
+    if (toDir && toDir != fromDir && lineAttacked(ek, toDir, us)) return true;
+    // A horse whose leg was `from`.
+    const int fromDelta = index(from) - index(ek);
+    if ((fromDelta == Up + Right || fromDelta == Up + Left || fromDelta == Down + Right || fromDelta == Down + Left) &&
+        horseThroughLeg(ek, fromDelta, us))
+        return true;
+    // The moved piece itself, if it attacks without a line.
+    const Piece pc = board_[index(to)];
+    switch (typeOf(pc)) {
+        case PieceType::Horse: {
+            const int leg = horseLeg(index(ek) - index(to));
+            return leg && board_[index(to + leg)] == Piece::Empty;
+        }
+        case PieceType::Pawn:
+            return ek == to + forward(us) || (crossedRiver(to, us) && (ek == to + Left || ek == to + Right));
+        default: return false;
+    }
 }
 
 bool Position::isAttacked(Square s, Color by) const {
@@ -520,34 +546,44 @@ bool Position::isPseudoLegal(Move m) const {
 }
 
 bool Position::isLegal(Move m) const {
-    Square from = m.from(), to = m.to();
-    Piece pc = board_[index(from)];
-    bool kingMove = typeOf(pc) == PieceType::King;
-    Square ksq = kingMove ? to : kingSquare(side_);
-    if (!kingMove && !inCheck()) {
-        // Only a piece leaving a line or a horse-leg square of the king, or a
-        // piece arriving on a line of the king (a new cannon screen), can expose it.
-        int df = index(from) - index(ksq);
-        bool fromNear = df == 15 || df == 17 || df == -15 || df == -17;
-        if (!fromNear && !sameRank(ksq, from) && !sameFile(ksq, from) && !sameRank(ksq, to) && !sameFile(ksq, to))
-            return true;
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[index(from)];
+    const Piece captured = board_[index(to)];
+    bool attacked;
+    if (typeOf(pc) == PieceType::King || inCheck()) {
+        // Rare enough for the full attack test.
+        const Square ksq = typeOf(pc) == PieceType::King ? to : kingSquare(side_);
+        board_[index(to)] = pc;
+        board_[index(from)] = Piece::Empty;
+        attacked = squareAttackedByKingRules(ksq, ~side_);
+    } else {
+        // The king was safe: only a piece leaving a line or a horse-leg square
+        // of the king, or arriving on a line of the king (a new cannon
+        // screen), can expose it, and only along those lines and legs.
+        const Square ksq = kingSquare(side_);
+        const int fromDir = lineDirection(ksq, from), toDir = lineDirection(ksq, to);
+        const int fromDelta = index(from) - index(ksq);
+        const bool fromLeg =
+            fromDelta == Up + Right || fromDelta == Up + Left || fromDelta == Down + Right || fromDelta == Down + Left;
+        if (!fromDir && !toDir && !fromLeg) return true;
+        board_[index(to)] = pc;
+        board_[index(from)] = Piece::Empty;
+        attacked = (fromDir && lineAttacked(ksq, fromDir, ~side_)) ||
+                   (toDir && toDir != fromDir && lineAttacked(ksq, toDir, ~side_)) ||
+                   (fromLeg && horseThroughLeg(ksq, fromDelta, ~side_));
     }
-    Piece captured = board_[index(to)];
-    board_[index(to)] = pc;
-    board_[index(from)] = Piece::Empty;
-    bool attacked = squareAttackedByKingRules(ksq, ~side_);
     board_[index(from)] = pc;
     board_[index(to)] = captured;
     return !attacked;
 }
 
 bool Position::givesCheck(Move m) const {
-    Square from = m.from(), to = m.to();
-    Piece pc = board_[index(from)];
-    Piece captured = board_[index(to)];
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[index(from)];
+    const Piece captured = board_[index(to)];
     board_[index(to)] = pc;
     board_[index(from)] = Piece::Empty;
-    bool check = squareAttackedByKingRules(kingSquare(~side_), side_);
+    const bool check = checkAfterMove(from, to, side_);
     board_[index(from)] = pc;
     board_[index(to)] = captured;
     return check;
@@ -582,7 +618,7 @@ void Position::makeMove(Move m) {
     movePiece(from, to);
     side_ = ~side_;
     ++gamePly_;
-    next.inCheck = mayAffectKing(from, to, kingSquare(side_)) && kingAttacked(side_);
+    next.inCheck = checkAfterMove(from, to, ~side_);
     history_.push_back(next);
     assert(isConsistent());
 }

@@ -125,16 +125,21 @@ private:
         int16_t pliesFromNull;
     };
 
-    // Can a move from `from` to `to` change whether the king on k is
-    // attacked? Only if one of the squares is on the king's rank or file, or
-    // within two points of it (horse legs and jumps, pawns).
-    static bool mayAffectKing(Square from, Square to, Square k) {
-        auto close = [k](Square s) {
-            const int df = fileOf(s) - fileOf(k), dr = rankOf(s) - rankOf(k);
-            return df == 0 || dr == 0 || (df >= -2 && df <= 2 && dr >= -2 && dr <= 2);
-        };
-        return close(from) || close(to);
+    // Is the king on k attacked along direction dir by a rook, a cannon or
+    // (on its file) the facing king of colour `by`?
+    bool lineAttacked(Square k, int dir, Color by) const;
+    // Does a horse of colour `by` attack k through the leg k + leg (a
+    // diagonal neighbour of k)? Both such horses stand just beyond the leg.
+    bool horseThroughLeg(Square k, int leg, Color by) const {
+        const Piece horse = makePiece(by, PieceType::Horse);
+        const Square behind = k + leg;
+        const int vertical = leg > 0 ? Up : Down;
+        return board_[index(behind + vertical)] == horse || board_[index(behind + (leg - vertical))] == horse;
     }
+    // With the move from -> to by colour `us` already on the board: is the
+    // enemy king attacked now? It was safe before, so only the moved piece
+    // and the lines and horse legs through the two squares need a look.
+    bool checkAfterMove(Square from, Square to, Color us) const;
     struct EmptyTag {};
     explicit Position(EmptyTag) { clear(); }
     const State& state() const { return history_.back(); }

@@ -68,6 +68,16 @@ inline constexpr Jump HorseAttacks[8] = {
     {2 * Down + Left, Down + Left}, {Up + 2 * Right, Up + Right}, {Down + 2 * Right, Down + Right},
     {Up + 2 * Left, Up + Left}, {Down + 2 * Left, Down + Left},
 };
+// The leg offset (from the horse) of a horse jump by `delta`, or 0 if delta
+// is no horse jump. No other on-board displacement shares these deltas.
+constexpr std::array<int8_t, 2 * BoardSize> makeHorseLegs() {
+    std::array<int8_t, 2 * BoardSize> legs{};
+    for (const Jump& j : HorseJumps) legs[j.to + BoardSize] = int8_t(j.block);
+    return legs;
+}
+inline constexpr std::array<int8_t, 2 * BoardSize> HorseLegs = makeHorseLegs();
+constexpr int horseLeg(int delta) { return HorseLegs[delta + BoardSize]; }
+
 // Elephant: four two-point diagonal jumps, blocked by the eye (the midpoint).
 inline constexpr Jump ElephantJumps[4] = {
     {2 * (Up + Right), Up + Right}, {2 * (Up + Left), Up + Left},
