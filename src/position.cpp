@@ -344,16 +344,13 @@ bool Position::lineAttacked(Square k, int dir, Color by) const {
 
 bool Position::checkAfterMove(Square from, Square to, Color us) const {
     const Square ek = kingSquare(~us);
-    const int fromDir = lineDirection(ek, from), toDir = lineDirection(ek, to);
+    const KingRelation fromRel = kingRelation(ek, from), toRel = kingRelation(ek, to);
     // Lines: a slider arriving or uncovered, a new or vanished cannon screen,
     // our king arriving on or uncovered on the enemy king's file.
-    if (fromDir && lineAttacked(ek, fromDir, us)) return true;
-    if (toDir && toDir != fromDir && lineAttacked(ek, toDir, us)) return true;
+    if (fromRel.line && lineAttacked(ek, fromRel.line, us)) return true;
+    if (toRel.line && toRel.line != fromRel.line && lineAttacked(ek, toRel.line, us)) return true;
     // A horse whose leg was `from`.
-    const int fromDelta = index(from) - index(ek);
-    if ((fromDelta == Up + Right || fromDelta == Up + Left || fromDelta == Down + Right || fromDelta == Down + Left) &&
-        horseThroughLeg(ek, fromDelta, us))
-        return true;
+    if (fromRel.leg && horseThroughLeg(ek, index(from) - index(ek), us)) return true;
     // The moved piece itself, if it attacks without a line.
     const Piece pc = board_[index(to)];
     switch (typeOf(pc)) {
@@ -545,32 +542,25 @@ bool Position::isPseudoLegal(Move m) const {
     }
 }
 
-bool Position::isLegal(Move m) const {
+bool Position::keepsKingSafe(Move m) const {
     const Square from = m.from(), to = m.to();
     const Piece pc = board_[index(from)];
     const Piece captured = board_[index(to)];
+    const Square ksq = kingSquare(side_);
     bool attacked;
-    if (typeOf(pc) == PieceType::King || inCheck()) {
+    board_[index(to)] = pc;
+    board_[index(from)] = Piece::Empty;
+    if (from == ksq || inCheck()) {
         // Rare enough for the full attack test.
-        const Square ksq = typeOf(pc) == PieceType::King ? to : kingSquare(side_);
-        board_[index(to)] = pc;
-        board_[index(from)] = Piece::Empty;
-        attacked = squareAttackedByKingRules(ksq, ~side_);
+        attacked = squareAttackedByKingRules(from == ksq ? to : ksq, ~side_);
     } else {
         // The king was safe: only a piece leaving a line or a horse-leg square
         // of the king, or arriving on a line of the king (a new cannon
         // screen), can expose it, and only along those lines and legs.
-        const Square ksq = kingSquare(side_);
-        const int fromDir = lineDirection(ksq, from), toDir = lineDirection(ksq, to);
-        const int fromDelta = index(from) - index(ksq);
-        const bool fromLeg =
-            fromDelta == Up + Right || fromDelta == Up + Left || fromDelta == Down + Right || fromDelta == Down + Left;
-        if (!fromDir && !toDir && !fromLeg) return true;
-        board_[index(to)] = pc;
-        board_[index(from)] = Piece::Empty;
-        attacked = (fromDir && lineAttacked(ksq, fromDir, ~side_)) ||
-                   (toDir && toDir != fromDir && lineAttacked(ksq, toDir, ~side_)) ||
-                   (fromLeg && horseThroughLeg(ksq, fromDelta, ~side_));
+        const KingRelation fromRel = kingRelation(ksq, from), toRel = kingRelation(ksq, to);
+        attacked = (fromRel.line && lineAttacked(ksq, fromRel.line, ~side_)) ||
+                   (toRel.line && toRel.line != fromRel.line && lineAttacked(ksq, toRel.line, ~side_)) ||
+                   (fromRel.leg && horseThroughLeg(ksq, index(from) - index(ksq), ~side_));
     }
     board_[index(from)] = pc;
     board_[index(to)] = captured;

@@ -80,7 +80,16 @@ public:
     // whether it leaves the own king attacked)? For TT and killer moves.
     bool isPseudoLegal(Move m) const;
     // For a pseudo-legal move: does it keep the own king safe?
-    bool isLegal(Move m) const;
+    bool isLegal(Move m) const {
+        // Most moves touch no line or horse leg of a king that is not in check.
+        const Square ksq = kingSquare(side_);
+        if (!inCheck() && m.from() != ksq) {
+            const tables::KingRelation from = tables::kingRelation(ksq, m.from());
+            const tables::KingRelation to = tables::kingRelation(ksq, m.to());
+            if (!from.line && !from.leg && !to.line) return true;
+        }
+        return keepsKingSafe(m);
+    }
     bool givesCheck(Move m) const;
     // Parses an ICCS move and checks it is legal here; none() otherwise.
     Move parseLegalMove(std::string_view text) const;
@@ -136,6 +145,8 @@ private:
         const int vertical = leg > 0 ? Up : Down;
         return board_[index(behind + vertical)] == horse || board_[index(behind + (leg - vertical))] == horse;
     }
+    // isLegal's full answer, for moves its quick test cannot pass.
+    bool keepsKingSafe(Move m) const;
     // With the move from -> to by colour `us` already on the board: is the
     // enemy king attacked now? It was safe before, so only the moved piece
     // and the lines and horse legs through the two squares need a look.

@@ -96,6 +96,44 @@ constexpr int lineDirection(Square from, Square to) {
     return 0;
 }
 
+// How a square relates to a king's square, looked up by displacement. Kings
+// never leave their palace, so every board square is within 5 files of one and
+// the displacement on the 16-wide board names a single square (unlike in
+// lineDirection's general case).
+struct KingRelation {
+    int8_t line;  // direction from the king along its rank or file, 0 if off both
+    bool leg;     // a diagonal neighbour: the leg of a horse attacking the king
+};
+constexpr std::array<KingRelation, 2 * BoardSize> makeKingRelations() {
+    std::array<KingRelation, 2 * BoardSize> rel{};
+    for (int dr = -(RankCount - 1); dr < RankCount; ++dr)
+        for (int df = -5; df <= 5; ++df) {
+            KingRelation& r = rel[dr * Up + df * Right + BoardSize];
+            if (dr == 0 && df != 0) r.line = int8_t(df > 0 ? Right : Left);
+            if (df == 0 && dr != 0) r.line = int8_t(dr > 0 ? Up : Down);
+            r.leg = (dr == 1 || dr == -1) && (df == 1 || df == -1);
+        }
+    return rel;
+}
+inline constexpr std::array<KingRelation, 2 * BoardSize> KingRelations = makeKingRelations();
+// k must be a palace square.
+constexpr KingRelation kingRelation(Square k, Square s) { return KingRelations[index(s) - index(k) + BoardSize]; }
+
+constexpr bool kingRelationsAgree() {
+    for (int k = 0; k < BoardSize; ++k) {
+        if (!inPalace(Square(k), Color::Red) && !inPalace(Square(k), Color::Black)) continue;
+        for (int s = 0; s < BoardSize; ++s) {
+            if (!inBoard(Square(s))) continue;
+            const KingRelation r = kingRelation(Square(k), Square(s));
+            const int dr = rankOf(Square(s)) - rankOf(Square(k)), df = fileOf(Square(s)) - fileOf(Square(k));
+            const bool leg = (dr == 1 || dr == -1) && (df == 1 || df == -1);
+            if (r.line != lineDirection(Square(k), Square(s)) || r.leg != leg) return false;
+        }
+    }
+    return true;
+}
+static_assert(kingRelationsAgree());
+
 // ---------------------------------------------------------------------------
 // Zobrist keys from a compile-time SplitMix64 stream.
 constexpr uint64_t splitMix64(uint64_t& state) {
