@@ -117,10 +117,13 @@ template void generate<GenType::Quiets>(const Position&, MoveList&);
 template void generate<GenType::All>(const Position&, MoveList&);
 
 void generateLegal(const Position& pos, MoveList& list) {
-    MoveList pseudo;
-    generate<GenType::All>(pos, pseudo);
-    for (Move m : pseudo)
-        if (pos.isLegal(m)) list.push(m);
+    // Generate in place, then squeeze out the illegal moves.
+    const int start = list.size;
+    generate<GenType::All>(pos, list);
+    int kept = start;
+    for (int i = start; i < list.size; ++i)
+        if (pos.isLegal(list.moves[i])) list.moves[kept++] = list.moves[i];
+    list.size = kept;
 }
 
 void generateEvasions(const Position& pos, MoveList& list) { generateLegal(pos, list); }
@@ -150,6 +153,12 @@ uint64_t perftImpl(Position& pos, int depth) {
         generate<GenType::Captures>(pos, caps);
         generate<GenType::Quiets>(pos, quiets);
         if (caps.size + quiets.size != pseudo.size) throw std::logic_error("captures + quiets != all");
+    } else if (depth == 1) {
+        // Bulk counting: the leaves are only counted, never made.
+        generate<GenType::All>(pos, moves);
+        uint64_t legal = 0;
+        for (Move m : moves) legal += pos.isLegal(m);
+        return legal;
     } else {
         generateLegal(pos, moves);
     }

@@ -40,9 +40,9 @@ public:
     Piece pieceOn(Square s) const { return board_[index(s)]; }
     bool isEmpty(Square s) const { return board_[index(s)] == Piece::Empty; }
     Color sideToMove() const { return side_; }
-    Square kingSquare(Color c) const { return lists_[pieceIndex(makePiece(c, PieceType::King))][0]; }
+    Square kingSquare(Color c) const { return lists_[pieceIndex(c, PieceType::King)][0]; }
     int count(Piece p) const { return counts_[pieceIndex(p)]; }
-    int count(Color c, PieceType t) const { return count(makePiece(c, t)); }
+    int count(Color c, PieceType t) const { return counts_[pieceIndex(c, t)]; }
     const Square* squares(Piece p) const { return lists_[pieceIndex(p)].data(); }
     uint64_t key() const { return state().key; }
     Score psq() const { return state().psq; }  // red minus black
