@@ -121,8 +121,14 @@ void generateLegal(const Position& pos, MoveList& list) {
     const int start = list.size;
     generate<GenType::All>(pos, list);
     int kept = start;
-    for (int i = start; i < list.size; ++i)
-        if (pos.isLegal(list.moves[i])) list.moves[kept++] = list.moves[i];
+    if (pos.inCheck()) {
+        for (int i = start; i < list.size; ++i)
+            if (pos.isLegal(list.moves[i])) list.moves[kept++] = list.moves[i];
+    } else {
+        const Position::KingShield shield = pos.kingShield();
+        for (int i = start; i < list.size; ++i)
+            if (pos.isLegal(list.moves[i], shield)) list.moves[kept++] = list.moves[i];
+    }
     list.size = kept;
 }
 
@@ -146,6 +152,8 @@ uint64_t perftImpl(Position& pos, int depth) {
             bool check = pos.inCheck();
             pos.unmakeMove();
             if (safe != pos.isLegal(m)) throw std::logic_error("isLegal disagrees for " + m.toString());
+            if (!pos.inCheck() && safe != pos.isLegal(m, pos.kingShield()))
+                throw std::logic_error("isLegal with the king's shield disagrees for " + m.toString());
             if (safe && check != pos.givesCheck(m)) throw std::logic_error("givesCheck disagrees for " + m.toString());
             if (safe) moves.push(m);
         }
@@ -157,7 +165,12 @@ uint64_t perftImpl(Position& pos, int depth) {
         // Bulk counting: the leaves are only counted, never made.
         generate<GenType::All>(pos, moves);
         uint64_t legal = 0;
-        for (Move m : moves) legal += pos.isLegal(m);
+        if (pos.inCheck()) {
+            for (Move m : moves) legal += pos.isLegal(m);
+        } else {
+            const Position::KingShield shield = pos.kingShield();
+            for (Move m : moves) legal += pos.isLegal(m, shield);
+        }
         return legal;
     } else {
         generateLegal(pos, moves);

@@ -567,6 +567,38 @@ bool Position::keepsKingSafe(Move m) const {
     return !attacked;
 }
 
+Position::KingShield Position::kingShield() const {
+    assert(!inCheck());
+    const Square ksq = kingSquare(side_);
+    const Color them = ~side_;
+    const Piece rook = makePiece(them, PieceType::Rook), cannon = makePiece(them, PieceType::Cannon);
+    const Piece king = makePiece(them, PieceType::King);
+    const auto& b = board_;
+    KingShield shield{};
+    for (int slot = 0; slot < 4; ++slot) {
+        const int dir = OrthogonalSteps[slot];
+        // The first three pieces along the line (stopping at the edge).
+        Square s1 = ksq + dir;
+        while (b[index(s1)] == Piece::Empty) s1 += dir;
+        if (b[index(s1)] == Piece::OffBoard) continue;
+        Square s2 = s1 + dir;
+        while (b[index(s2)] == Piece::Empty) s2 += dir;
+        Square s3 = s2;
+        if (b[index(s2)] != Piece::OffBoard) {
+            s3 += dir;
+            while (b[index(s3)] == Piece::Empty) s3 += dir;
+        }
+        const Piece p2 = b[index(s2)];
+        const bool cannonThird = b[index(s3)] == cannon;
+        // The king is safe, so the first piece is no rook or facing king,
+        // and the second is no cannon: the attack would come from one further.
+        if (p2 == rook || (p2 == king && (dir == Up || dir == Down)) || cannonThird) shield.pinned[slot][0] = s1;
+        if (cannonThird) shield.pinned[slot][1] = s2;
+        if (b[index(s1)] == cannon) shield.cannonSteps[slot] = kingRelation(ksq, s1).steps;
+    }
+    return shield;
+}
+
 bool Position::givesCheck(Move m) const {
     const Square from = m.from(), to = m.to();
     const Piece pc = board_[index(from)];

@@ -91,6 +91,30 @@ public:
         return keepsKingSafe(m);
     }
     bool givesCheck(Move m) const;
+
+    // What the legality of many moves at one node depends on, gathered once
+    // for a side to move that is not in check: along each line of its king
+    // (indexed like OrthogonalSteps), the squares whose leaving opens the line
+    // to an attacker, and the steps to an enemy cannon with no screen yet.
+    struct KingShield {
+        Square pinned[4][2];
+        uint8_t cannonSteps[4];  // 0: none
+    };
+    KingShield kingShield() const;  // requires !inCheck()
+    // isLegal with the node's shield at hand.
+    bool isLegal(Move m, const KingShield& shield) const {
+        const Square ksq = kingSquare(side_);
+        const tables::KingRelation from = tables::kingRelation(ksq, m.from());
+        const tables::KingRelation to = tables::kingRelation(ksq, m.to());
+        if (!from.line && !from.leg && !to.line) return true;  // (a king move always has to.line)
+        // A king move, or a move along a line of the king: the full tests.
+        if (m.from() == ksq || (from.line && from.line == to.line)) return keepsKingSafe(m);
+        if (from.leg && horseThroughLeg(ksq, index(m.from()) - index(ksq), ~side_, m.to())) return false;
+        if (from.line && (m.from() == shield.pinned[from.slot][0] || m.from() == shield.pinned[from.slot][1]))
+            return false;
+        // Arriving between the king and an unscreened cannon makes the screen.
+        return !to.line || to.steps >= shield.cannonSteps[to.slot] || !shield.cannonSteps[to.slot];
+    }
     // Parses an ICCS move and checks it is legal here; none() otherwise.
     Move parseLegalMove(std::string_view text) const;
 
@@ -139,11 +163,12 @@ private:
     bool lineAttacked(Square k, int dir, Color by) const;
     // Does a horse of colour `by` attack k through the leg k + leg (a
     // diagonal neighbour of k)? Both such horses stand just beyond the leg.
-    bool horseThroughLeg(Square k, int leg, Color by) const {
+    // A horse on `captured` does not count.
+    bool horseThroughLeg(Square k, int leg, Color by, Square captured = Square::None) const {
         const Piece horse = makePiece(by, PieceType::Horse);
-        const Square behind = k + leg;
         const int vertical = leg > 0 ? Up : Down;
-        return board_[index(behind + vertical)] == horse || board_[index(behind + (leg - vertical))] == horse;
+        const Square h1 = k + leg + vertical, h2 = k + leg + (leg - vertical);
+        return (board_[index(h1)] == horse && h1 != captured) || (board_[index(h2)] == horse && h2 != captured);
     }
     // isLegal's full answer, for moves its quick test cannot pass.
     bool keepsKingSafe(Move m) const;

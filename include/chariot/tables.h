@@ -101,8 +101,10 @@ constexpr int lineDirection(Square from, Square to) {
 // the displacement on the 16-wide board names a single square (unlike in
 // lineDirection's general case).
 struct KingRelation {
-    int8_t line;  // direction from the king along its rank or file, 0 if off both
-    bool leg;     // a diagonal neighbour: the leg of a horse attacking the king
+    int8_t line;    // direction from the king along its rank or file, 0 if off both
+    uint8_t slot;   // on a line: the index of that direction in OrthogonalSteps
+    uint8_t steps;  // on a line: how many steps from the king
+    bool leg;       // a diagonal neighbour: the leg of a horse attacking the king
 };
 constexpr std::array<KingRelation, 2 * BoardSize> makeKingRelations() {
     std::array<KingRelation, 2 * BoardSize> rel{};
@@ -111,6 +113,9 @@ constexpr std::array<KingRelation, 2 * BoardSize> makeKingRelations() {
             KingRelation& r = rel[dr * Up + df * Right + BoardSize];
             if (dr == 0 && df != 0) r.line = int8_t(df > 0 ? Right : Left);
             if (df == 0 && dr != 0) r.line = int8_t(dr > 0 ? Up : Down);
+            for (uint8_t slot = 0; slot < 4; ++slot)
+                if (r.line && OrthogonalSteps[slot] == r.line) r.slot = slot;
+            r.steps = uint8_t(r.line ? (dr ? dr * (dr > 0 ? 1 : -1) : df * (df > 0 ? 1 : -1)) : 0);
             r.leg = (dr == 1 || dr == -1) && (df == 1 || df == -1);
         }
     return rel;
