@@ -575,6 +575,8 @@ Position::KingShield Position::kingShield() const {
     const Piece king = makePiece(them, PieceType::King);
     const auto& b = board_;
     KingShield shield{};
+    shield.ksq = ksq;
+    shield.relation = KingRelations.data() + BoardSize - index(ksq);
     for (int slot = 0; slot < 4; ++slot) {
         const int dir = OrthogonalSteps[slot];
         // The first three pieces along the line (stopping at the edge).

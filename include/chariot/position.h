@@ -97,15 +97,17 @@ public:
     // (indexed like OrthogonalSteps), the squares whose leaving opens the line
     // to an attacker, and the steps to an enemy cannon with no screen yet.
     struct KingShield {
+        Square ksq;
+        const tables::KingRelation* relation;  // relation[index(s)]: s seen from the king
         Square pinned[4][2];
         uint8_t cannonSteps[4];  // 0: none
     };
     KingShield kingShield() const;  // requires !inCheck()
     // isLegal with the node's shield at hand.
     bool isLegal(Move m, const KingShield& shield) const {
-        const Square ksq = kingSquare(side_);
-        const tables::KingRelation from = tables::kingRelation(ksq, m.from());
-        const tables::KingRelation to = tables::kingRelation(ksq, m.to());
+        const Square ksq = shield.ksq;
+        const tables::KingRelation from = shield.relation[index(m.from())];
+        const tables::KingRelation to = shield.relation[index(m.to())];
         if (!from.line && !from.leg && !to.line) return true;  // (a king move always has to.line)
         // A king move, or a move along a line of the king: the full tests.
         if (m.from() == ksq || (from.line && from.line == to.line)) return keepsKingSafe(m);
