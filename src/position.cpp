@@ -351,15 +351,19 @@ bool Position::checkAfterMove(Square from, Square to, Color us) const {
     if (toRel.line && toRel.line != fromRel.line && lineAttacked(ek, toRel.line, us)) return true;
     // A horse whose leg was `from`.
     if (fromRel.leg && horseThroughLeg(ek, index(from) - index(ek), us)) return true;
-    // The moved piece itself, if it attacks without a line.
-    const Piece pc = board_[index(to)];
+    return attacksOffLine(board_[index(to)], to, ek);
+}
+
+bool Position::attacksOffLine(Piece pc, Square s, Square k) const {
     switch (typeOf(pc)) {
         case PieceType::Horse: {
-            const int leg = horseLeg(index(ek) - index(to));
-            return leg && board_[index(to + leg)] == Piece::Empty;
+            const int leg = horseLeg(index(k) - index(s));
+            return leg && board_[index(s + leg)] == Piece::Empty;
         }
-        case PieceType::Pawn:
-            return ek == to + forward(us) || (crossedRiver(to, us) && (ek == to + Left || ek == to + Right));
+        case PieceType::Pawn: {
+            const Color c = colorOf(pc);
+            return k == s + forward(c) || (crossedRiver(s, c) && (k == s + Left || k == s + Right));
+        }
         default: return false;
     }
 }
@@ -605,6 +609,11 @@ bool Position::givesCheck(Move m) const {
     const Square from = m.from(), to = m.to();
     const Piece pc = board_[index(from)];
     const Piece captured = board_[index(to)];
+    // A move off every line and horse leg of the enemy king can only check
+    // with the moved piece itself. (A horse's new leg is never its origin.)
+    const Square ek = kingSquare(~side_);
+    const KingRelation fromRel = kingRelation(ek, from), toRel = kingRelation(ek, to);
+    if (!fromRel.line && !fromRel.leg && !toRel.line) return attacksOffLine(pc, to, ek);
     board_[index(to)] = pc;
     board_[index(from)] = Piece::Empty;
     const bool check = checkAfterMove(from, to, side_);

@@ -178,6 +178,9 @@ private:
     // enemy king attacked now? It was safe before, so only the moved piece
     // and the lines and horse legs through the two squares need a look.
     bool checkAfterMove(Square from, Square to, Color us) const;
+    // Does piece pc on s attack the king on k other than along a line (as a
+    // horse or a pawn), given the board's horse legs?
+    bool attacksOffLine(Piece pc, Square s, Square k) const;
     struct EmptyTag {};
     explicit Position(EmptyTag) { clear(); }
     const State& state() const { return history_.back(); }
