@@ -81,12 +81,19 @@ public:
     bool isPseudoLegal(Move m) const;
     // For a pseudo-legal move: does it keep the own king safe?
     bool isLegal(Move m) const {
-        // Most moves touch no line or horse leg of a king that is not in check.
         const Square ksq = kingSquare(side_);
-        if (!inCheck() && m.from() != ksq) {
+        if (m.from() != ksq) {
             const tables::KingRelation from = tables::kingRelation(ksq, m.from());
             const tables::KingRelation to = tables::kingRelation(ksq, m.to());
-            if (!from.line && !from.leg && !to.line) return true;
+            if (!inCheck()) {
+                // Most moves touch no line or horse leg of a king that is safe.
+                if (!from.line && !from.leg && !to.line) return true;
+            } else {
+                // In check, a move must capture on, block or clear (a cannon's
+                // screen) a line or horse jump to the king, or the check stays.
+                if (!from.line && !to.line && !to.leg && !tables::horseLeg(index(ksq) - index(m.to())))
+                    return false;
+            }
         }
         return keepsKingSafe(m);
     }
