@@ -121,8 +121,9 @@ public:
         if (from.leg && horseThroughLeg(ksq, index(m.from()) - index(ksq), ~side_, m.to())) return false;
         if (from.line && (m.from() == shield.pinned[from.slot][0] || m.from() == shield.pinned[from.slot][1]))
             return false;
-        // Arriving between the king and an unscreened cannon makes the screen.
-        return !to.line || to.steps >= shield.cannonSteps[to.slot] || !shield.cannonSteps[to.slot];
+        // Arriving between the king and an unscreened cannon makes the screen
+        // (cannonSteps is 0 when there is none).
+        return !to.line || to.steps >= shield.cannonSteps[to.slot];
     }
     // Parses an ICCS move and checks it is legal here; none() otherwise.
     Move parseLegalMove(std::string_view text) const;
