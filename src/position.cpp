@@ -311,21 +311,31 @@ bool Position::isConsistent() const {
 // Attacks
 
 bool Position::squareAttackedByKingRules(Square s, Color by) const {
+    if (attackedByPawnOrHorse(s, by)) return true;
+    for (int dir : OrthogonalSteps)
+        if (lineAttacked(s, dir, by)) return true;
+    return false;
+}
+
+bool Position::attackedByPawnOrHorse(Square s, Color by) const {
     const Piece horse = makePiece(by, PieceType::Horse);
     const Piece pawn = makePiece(by, PieceType::Pawn);
     const auto& b = board_;
-
     // Pawns: from the square in front (as seen by us), and from the sides once
     // they have crossed the river (s is then on their crossed side too).
     if (b[index(s - forward(by))] == pawn) return true;
     if (crossedRiver(s, by) && (b[index(s + Left)] == pawn || b[index(s + Right)] == pawn)) return true;
-
     for (const Jump& j : HorseAttacks)
         if (b[index(s + j.to)] == horse && b[index(s + j.block)] == Piece::Empty) return true;
-
-    for (int dir : OrthogonalSteps)
-        if (lineAttacked(s, dir, by)) return true;
     return false;
+}
+
+bool Position::kingStepSafe(Square to, int dir) const {
+    // The king's origin is an orthogonal neighbour of `to`: never a horse's
+    // leg or a pawn's square for attacks on `to`, and off its cross lines.
+    const Color them = ~side_;
+    const int cross = dir == Up || dir == Down ? Right : Up;
+    return !attackedByPawnOrHorse(to, them) && !lineAttacked(to, cross, them) && !lineAttacked(to, -cross, them);
 }
 
 bool Position::lineAttacked(Square k, int dir, Color by) const {

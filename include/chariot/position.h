@@ -116,8 +116,11 @@ public:
         const tables::KingRelation from = shield.relation[index(m.from())];
         const tables::KingRelation to = shield.relation[index(m.to())];
         if (!from.line && !from.leg && !to.line) return true;  // (a king move always has to.line)
-        // A king move, or a move along a line of the king: the full tests.
-        if (m.from() == ksq || (from.line && from.line == to.line)) return keepsKingSafe(m);
+        // A king step: the line behind it holds the same pieces as before, and
+        // so does the line ahead unless the step takes its first piece.
+        if (m.from() == ksq) return m.to() != shield.pinned[to.slot][0] && kingStepSafe(m.to(), to.line);
+        // A move along a line of the king: the full test.
+        if (from.line && from.line == to.line) return keepsKingSafe(m);
         if (from.leg && horseThroughLeg(ksq, index(m.from()) - index(ksq), ~side_, m.to())) return false;
         if (from.line && (m.from() == shield.pinned[from.slot][0] || m.from() == shield.pinned[from.slot][1]))
             return false;
@@ -182,6 +185,12 @@ private:
     }
     // isLegal's full answer, for moves its quick test cannot pass.
     bool keepsKingSafe(Move m) const;
+    // Is s attacked by a pawn or a horse of colour `by`?
+    bool attackedByPawnOrHorse(Square s, Color by) const;
+    // For a side to move that is not in check, whose king steps in direction
+    // dir to `to`: is `to` safe from pawns, horses and the two lines across
+    // the step? (The lines along it are the caller's.)
+    bool kingStepSafe(Square to, int dir) const;
     // With the move from -> to by colour `us` already on the board: is the
     // enemy king attacked now? It was safe before, so only the moved piece
     // and the lines and horse legs through the two squares need a look.
