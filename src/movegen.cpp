@@ -10,12 +10,12 @@ namespace {
 
 // Emits moves to empty squares (quiets) and/or onto enemy pieces (captures).
 template <GenType Type>
-inline void addStep(const Position& pos, MoveList& list, Square from, Square to, Color us) {
+inline void addStep(const Position& pos, Move*& out, Square from, Square to, Color us) {
     Piece target = pos.pieceOn(to);
     if (target == Piece::Empty) {
-        if constexpr (Type != GenType::Captures) list.push(Move(from, to));
+        if constexpr (Type != GenType::Captures) *out++ = Move(from, to);
     } else if (isColor(target, ~us)) {
-        if constexpr (Type != GenType::Quiets) list.push(Move(from, to));
+        if constexpr (Type != GenType::Quiets) *out++ = Move(from, to);
     }
 }
 
@@ -25,6 +25,9 @@ template <GenType Type>
 void generate(const Position& pos, MoveList& list) {
     const Color us = pos.sideToMove();
     const Color them = ~us;
+    // Written through a local cursor: the compiler then keeps it in a
+    // register instead of updating list.size after every move.
+    Move* out = list.moves + list.size;
 
     // Rooks and cannons slide; a rook captures the first piece it meets, a
     // cannon the first one behind exactly one screen.
@@ -36,11 +39,11 @@ void generate(const Position& pos, MoveList& list) {
             for (int dir : OrthogonalSteps) {
                 Square to = from + dir;
                 while (pos.isEmpty(to)) {
-                    if constexpr (Type != GenType::Captures) list.push(Move(from, to));
+                    if constexpr (Type != GenType::Captures) *out++ = Move(from, to);
                     to += dir;
                 }
                 if constexpr (Type != GenType::Quiets)
-                    if (isColor(pos.pieceOn(to), them)) list.push(Move(from, to));
+                    if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
             }
         }
     }
@@ -52,14 +55,14 @@ void generate(const Position& pos, MoveList& list) {
             for (int dir : OrthogonalSteps) {
                 Square to = from + dir;
                 while (pos.isEmpty(to)) {
-                    if constexpr (Type != GenType::Captures) list.push(Move(from, to));
+                    if constexpr (Type != GenType::Captures) *out++ = Move(from, to);
                     to += dir;
                 }
                 if constexpr (Type != GenType::Quiets) {
                     if (pos.pieceOn(to) == Piece::OffBoard) continue;
                     to += dir;  // jump the screen
                     while (pos.isEmpty(to)) to += dir;
-                    if (isColor(pos.pieceOn(to), them)) list.push(Move(from, to));
+                    if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
                 }
             }
         }
@@ -70,7 +73,7 @@ void generate(const Position& pos, MoveList& list) {
         for (int i = 0, n = pos.count(horse); i < n; ++i) {
             Square from = sqs[i];
             for (const Jump& j : HorseJumps)
-                if (pos.isEmpty(from + j.block)) addStep<Type>(pos, list, from, from + j.to, us);
+                if (pos.isEmpty(from + j.block)) addStep<Type>(pos, out, from, from + j.to, us);
         }
     }
     {
@@ -78,10 +81,10 @@ void generate(const Position& pos, MoveList& list) {
         const Square* sqs = pos.squares(pawn);
         for (int i = 0, n = pos.count(pawn); i < n; ++i) {
             Square from = sqs[i];
-            addStep<Type>(pos, list, from, from + forward(us), us);
+            addStep<Type>(pos, out, from, from + forward(us), us);
             if (crossedRiver(from, us)) {
-                addStep<Type>(pos, list, from, from + Left, us);
-                addStep<Type>(pos, list, from, from + Right, us);
+                addStep<Type>(pos, out, from, from + Left, us);
+                addStep<Type>(pos, out, from, from + Right, us);
             }
         }
     }
@@ -92,7 +95,7 @@ void generate(const Position& pos, MoveList& list) {
             Square from = sqs[i];
             for (const Jump& j : ElephantJumps) {
                 Square to = from + j.to;
-                if (inOwnHalf(to, us) && pos.isEmpty(from + j.block)) addStep<Type>(pos, list, from, to, us);
+                if (inOwnHalf(to, us) && pos.isEmpty(from + j.block)) addStep<Type>(pos, out, from, to, us);
             }
         }
     }
@@ -102,14 +105,15 @@ void generate(const Position& pos, MoveList& list) {
         for (int i = 0, n = pos.count(advisor); i < n; ++i) {
             Square from = sqs[i];
             for (int d : DiagonalSteps)
-                if (inPalace(from + d, us)) addStep<Type>(pos, list, from, from + d, us);
+                if (inPalace(from + d, us)) addStep<Type>(pos, out, from, from + d, us);
         }
     }
     {
         Square from = pos.kingSquare(us);
         for (int d : OrthogonalSteps)
-            if (inPalace(from + d, us)) addStep<Type>(pos, list, from, from + d, us);
+            if (inPalace(from + d, us)) addStep<Type>(pos, out, from, from + d, us);
     }
+    list.size = int(out - list.moves);
 }
 
 template void generate<GenType::Captures>(const Position&, MoveList&);
@@ -117,10 +121,19 @@ template void generate<GenType::Quiets>(const Position&, MoveList&);
 template void generate<GenType::All>(const Position&, MoveList&);
 
 void generateLegal(const Position& pos, MoveList& list) {
-    MoveList pseudo;
-    generate<GenType::All>(pos, pseudo);
-    for (Move m : pseudo)
-        if (pos.isLegal(m)) list.push(m);
+    // Generate in place, then squeeze out the illegal moves.
+    const int start = list.size;
+    generate<GenType::All>(pos, list);
+    int kept = start;
+    if (pos.inCheck()) {
+        for (int i = start; i < list.size; ++i)
+            if (pos.isLegal(list.moves[i])) list.moves[kept++] = list.moves[i];
+    } else {
+        const Position::KingShield shield = pos.kingShield();
+        for (int i = start; i < list.size; ++i)
+            if (pos.isLegal(list.moves[i], shield)) list.moves[kept++] = list.moves[i];
+    }
+    list.size = kept;
 }
 
 void generateEvasions(const Position& pos, MoveList& list) { generateLegal(pos, list); }
@@ -143,6 +156,8 @@ uint64_t perftImpl(Position& pos, int depth) {
             bool check = pos.inCheck();
             pos.unmakeMove();
             if (safe != pos.isLegal(m)) throw std::logic_error("isLegal disagrees for " + m.toString());
+            if (!pos.inCheck() && safe != pos.isLegal(m, pos.kingShield()))
+                throw std::logic_error("isLegal with the king's shield disagrees for " + m.toString());
             if (safe && check != pos.givesCheck(m)) throw std::logic_error("givesCheck disagrees for " + m.toString());
             if (safe) moves.push(m);
         }
@@ -150,6 +165,17 @@ uint64_t perftImpl(Position& pos, int depth) {
         generate<GenType::Captures>(pos, caps);
         generate<GenType::Quiets>(pos, quiets);
         if (caps.size + quiets.size != pseudo.size) throw std::logic_error("captures + quiets != all");
+    } else if (depth == 1) {
+        // Bulk counting: the leaves are only counted, never made.
+        generate<GenType::All>(pos, moves);
+        uint64_t legal = 0;
+        if (pos.inCheck()) {
+            for (Move m : moves) legal += pos.isLegal(m);
+        } else {
+            const Position::KingShield shield = pos.kingShield();
+            for (Move m : moves) legal += pos.isLegal(m, shield);
+        }
+        return legal;
     } else {
         generateLegal(pos, moves);
     }

@@ -311,34 +311,71 @@ bool Position::isConsistent() const {
 // Attacks
 
 bool Position::squareAttackedByKingRules(Square s, Color by) const {
-    const Piece horse = makePiece(by, PieceType::Horse);
-    const Piece rook = makePiece(by, PieceType::Rook);
-    const Piece cannon = makePiece(by, PieceType::Cannon);
-    const Piece pawn = makePiece(by, PieceType::Pawn);
-    const Piece king = makePiece(by, PieceType::King);
-    const auto& b = board_;
+    if (attackedByPawnOrHorse(s, by)) return true;
+    for (int dir : OrthogonalSteps)
+        if (lineAttacked(s, dir, by)) return true;
+    return false;
+}
 
+bool Position::attackedByPawnOrHorse(Square s, Color by) const {
+    const Piece horse = makePiece(by, PieceType::Horse);
+    const Piece pawn = makePiece(by, PieceType::Pawn);
+    const auto& b = board_;
     // Pawns: from the square in front (as seen by us), and from the sides once
     // they have crossed the river (s is then on their crossed side too).
     if (b[index(s - forward(by))] == pawn) return true;
     if (crossedRiver(s, by) && (b[index(s + Left)] == pawn || b[index(s + Right)] == pawn)) return true;
-
     for (const Jump& j : HorseAttacks)
         if (b[index(s + j.to)] == horse && b[index(s + j.block)] == Piece::Empty) return true;
-
-    for (int dir : OrthogonalSteps) {
-        Square t = s + dir;
-        while (b[index(t)] == Piece::Empty) t += dir;
-        Piece first = b[index(t)];
-        if (first == Piece::OffBoard) continue;
-        if (first == rook) return true;
-        // Facing kings: the enemy king "attacks" along an open file.
-        if (first == king && (dir == Up || dir == Down)) return true;
-        t += dir;
-        while (b[index(t)] == Piece::Empty) t += dir;
-        if (b[index(t)] == cannon) return true;
-    }
     return false;
+}
+
+bool Position::kingStepSafe(Square to, int dir) const {
+    // The king's origin is an orthogonal neighbour of `to`: never a horse's
+    // leg or a pawn's square for attacks on `to`, and off its cross lines.
+    const Color them = ~side_;
+    const int cross = dir == Up || dir == Down ? Right : Up;
+    return !attackedByPawnOrHorse(to, them) && !lineAttacked(to, cross, them) && !lineAttacked(to, -cross, them);
+}
+
+bool Position::lineAttacked(Square k, int dir, Color by) const {
+    const auto& b = board_;
+    Square t = k + dir;
+    while (b[index(t)] == Piece::Empty) t += dir;
+    const Piece first = b[index(t)];
+    if (first == makePiece(by, PieceType::Rook)) return true;
+    if (first == Piece::OffBoard) return false;
+    // Facing kings: the enemy king "attacks" along an open file.
+    if (first == makePiece(by, PieceType::King) && (dir == Up || dir == Down)) return true;
+    t += dir;
+    while (b[index(t)] == Piece::Empty) t += dir;
+    return b[index(t)] == makePiece(by, PieceType::Cannon);
+}
+
+bool Position::checkAfterMove(Square from, Square to, Color us) const {
+    const Square ek = kingSquare(~us);
+    const KingRelation fromRel = kingRelation(ek, from), toRel = kingRelation(ek, to);
+    // Lines: a slider arriving or uncovered, a new or vanished cannon screen,
+    // our king arriving on or uncovered on the enemy king's file.
+    if (fromRel.line && lineAttacked(ek, fromRel.line, us)) return true;
+    if (toRel.line && toRel.line != fromRel.line && lineAttacked(ek, toRel.line, us)) return true;
+    // A horse whose leg was `from`.
+    if (fromRel.leg && horseThroughLeg(ek, index(from) - index(ek), us)) return true;
+    return attacksOffLine(board_[index(to)], to, ek);
+}
+
+bool Position::attacksOffLine(Piece pc, Square s, Square k) const {
+    switch (typeOf(pc)) {
+        case PieceType::Horse: {
+            const int leg = horseLeg(index(k) - index(s));
+            return leg && board_[index(s + leg)] == Piece::Empty;
+        }
+        case PieceType::Pawn: {
+            const Color c = colorOf(pc);
+            return k == s + forward(c) || (crossedRiver(s, c) && (k == s + Left || k == s + Right));
+        }
+        default: return false;
+    }
 }
 
 bool Position::isAttacked(Square s, Color by) const {
@@ -519,35 +556,77 @@ bool Position::isPseudoLegal(Move m) const {
     }
 }
 
-bool Position::isLegal(Move m) const {
-    Square from = m.from(), to = m.to();
-    Piece pc = board_[index(from)];
-    bool kingMove = typeOf(pc) == PieceType::King;
-    Square ksq = kingMove ? to : kingSquare(side_);
-    if (!kingMove && !inCheck()) {
-        // Only a piece leaving a line or a horse-leg square of the king, or a
-        // piece arriving on a line of the king (a new cannon screen), can expose it.
-        int df = index(from) - index(ksq);
-        bool fromNear = df == 15 || df == 17 || df == -15 || df == -17;
-        if (!fromNear && !sameRank(ksq, from) && !sameFile(ksq, from) && !sameRank(ksq, to) && !sameFile(ksq, to))
-            return true;
-    }
-    Piece captured = board_[index(to)];
+bool Position::keepsKingSafe(Move m) const {
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[index(from)];
+    const Piece captured = board_[index(to)];
+    const Square ksq = kingSquare(side_);
+    bool attacked;
     board_[index(to)] = pc;
     board_[index(from)] = Piece::Empty;
-    bool attacked = squareAttackedByKingRules(ksq, ~side_);
+    if (from == ksq || inCheck()) {
+        // Rare enough for the full attack test.
+        attacked = squareAttackedByKingRules(from == ksq ? to : ksq, ~side_);
+    } else {
+        // The king was safe: only a piece leaving a line or a horse-leg square
+        // of the king, or arriving on a line of the king (a new cannon
+        // screen), can expose it, and only along those lines and legs.
+        const KingRelation fromRel = kingRelation(ksq, from), toRel = kingRelation(ksq, to);
+        attacked = (fromRel.line && lineAttacked(ksq, fromRel.line, ~side_)) ||
+                   (toRel.line && toRel.line != fromRel.line && lineAttacked(ksq, toRel.line, ~side_)) ||
+                   (fromRel.leg && horseThroughLeg(ksq, index(from) - index(ksq), ~side_));
+    }
     board_[index(from)] = pc;
     board_[index(to)] = captured;
     return !attacked;
 }
 
+Position::KingShield Position::kingShield() const {
+    assert(!inCheck());
+    const Square ksq = kingSquare(side_);
+    const Color them = ~side_;
+    const Piece rook = makePiece(them, PieceType::Rook), cannon = makePiece(them, PieceType::Cannon);
+    const Piece king = makePiece(them, PieceType::King);
+    const auto& b = board_;
+    KingShield shield{};
+    shield.ksq = ksq;
+    shield.relation = KingRelations.data() + BoardSize - index(ksq);
+    for (int slot = 0; slot < 4; ++slot) {
+        const int dir = OrthogonalSteps[slot];
+        // The first three pieces along the line (stopping at the edge).
+        Square s1 = ksq + dir;
+        while (b[index(s1)] == Piece::Empty) s1 += dir;
+        if (b[index(s1)] == Piece::OffBoard) continue;
+        Square s2 = s1 + dir;
+        while (b[index(s2)] == Piece::Empty) s2 += dir;
+        Square s3 = s2;
+        if (b[index(s2)] != Piece::OffBoard) {
+            s3 += dir;
+            while (b[index(s3)] == Piece::Empty) s3 += dir;
+        }
+        const Piece p2 = b[index(s2)];
+        const bool cannonThird = b[index(s3)] == cannon;
+        // The king is safe, so the first piece is no rook or facing king,
+        // and the second is no cannon: the attack would come from one further.
+        if (p2 == rook || (p2 == king && (dir == Up || dir == Down)) || cannonThird) shield.pinned[slot][0] = s1;
+        if (cannonThird) shield.pinned[slot][1] = s2;
+        if (b[index(s1)] == cannon) shield.cannonSteps[slot] = kingRelation(ksq, s1).steps;
+    }
+    return shield;
+}
+
 bool Position::givesCheck(Move m) const {
-    Square from = m.from(), to = m.to();
-    Piece pc = board_[index(from)];
-    Piece captured = board_[index(to)];
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[index(from)];
+    const Piece captured = board_[index(to)];
+    // A move off every line and horse leg of the enemy king can only check
+    // with the moved piece itself. (A horse's new leg is never its origin.)
+    const Square ek = kingSquare(~side_);
+    const KingRelation fromRel = kingRelation(ek, from), toRel = kingRelation(ek, to);
+    if (!fromRel.line && !fromRel.leg && !toRel.line) return attacksOffLine(pc, to, ek);
     board_[index(to)] = pc;
     board_[index(from)] = Piece::Empty;
-    bool check = squareAttackedByKingRules(kingSquare(~side_), side_);
+    const bool check = checkAfterMove(from, to, side_);
     board_[index(from)] = pc;
     board_[index(to)] = captured;
     return check;
@@ -582,7 +661,7 @@ void Position::makeMove(Move m) {
     movePiece(from, to);
     side_ = ~side_;
     ++gamePly_;
-    next.inCheck = mayAffectKing(from, to, kingSquare(side_)) && kingAttacked(side_);
+    next.inCheck = checkAfterMove(from, to, ~side_);
     history_.push_back(next);
     assert(isConsistent());
 }

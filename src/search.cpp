@@ -174,7 +174,7 @@ public:
                     Move m = pickBest();
                     if (m == ttMove_) continue;
                     if (!capturesOnly_ && isLosingCapture(m)) {
-                        badCaptures_[badCount_++] = m;
+                        badCaptures_.push(m);
                         continue;
                     }
                     return m;
@@ -223,7 +223,7 @@ public:
                 cursor_ = 0;
                 [[fallthrough]];
             case Stage::BadCaptures:
-                if (cursor_ < badCount_) return badCaptures_[cursor_++];
+                if (cursor_ < badCaptures_.size) return badCaptures_.moves[cursor_++];
                 stage_ = Stage::Done;
                 [[fallthrough]];
             case Stage::Done:
@@ -262,8 +262,7 @@ private:
     MoveList list_;
     int scores_[MaxMoves];
     int cursor_ = 0;
-    Move badCaptures_[MaxMoves];
-    int badCount_ = 0;
+    MoveList badCaptures_;
 };
 
 // ---------------------------------------------------------------------------

@@ -13,7 +13,11 @@ namespace chariot {
 constexpr int MaxMoves = 160;
 
 struct MoveList {
-    Move moves[MaxMoves];
+    // The moves are left unfilled: only [0, size) is ever read, and a list
+    // is made at every node, where zeroing 320 bytes would cost more than
+    // generating.
+    MoveList() {}
+    union { Move moves[MaxMoves]; };
     int size = 0;
 
     void push(Move m) { moves[size++] = m; }

@@ -40,9 +40,9 @@ public:
     Piece pieceOn(Square s) const { return board_[index(s)]; }
     bool isEmpty(Square s) const { return board_[index(s)] == Piece::Empty; }
     Color sideToMove() const { return side_; }
-    Square kingSquare(Color c) const { return lists_[pieceIndex(makePiece(c, PieceType::King))][0]; }
+    Square kingSquare(Color c) const { return lists_[pieceIndex(c, PieceType::King)][0]; }
     int count(Piece p) const { return counts_[pieceIndex(p)]; }
-    int count(Color c, PieceType t) const { return count(makePiece(c, t)); }
+    int count(Color c, PieceType t) const { return counts_[pieceIndex(c, t)]; }
     const Square* squares(Piece p) const { return lists_[pieceIndex(p)].data(); }
     uint64_t key() const { return state().key; }
     Score psq() const { return state().psq; }  // red minus black
@@ -80,8 +80,54 @@ public:
     // whether it leaves the own king attacked)? For TT and killer moves.
     bool isPseudoLegal(Move m) const;
     // For a pseudo-legal move: does it keep the own king safe?
-    bool isLegal(Move m) const;
+    bool isLegal(Move m) const {
+        const Square ksq = kingSquare(side_);
+        if (m.from() != ksq) {
+            const tables::KingRelation from = tables::kingRelation(ksq, m.from());
+            const tables::KingRelation to = tables::kingRelation(ksq, m.to());
+            if (!inCheck()) {
+                // Most moves touch no line or horse leg of a king that is safe.
+                if (!from.line && !from.leg && !to.line) return true;
+            } else {
+                // In check, a move must capture on, block or clear (a cannon's
+                // screen) a line or horse jump to the king, or the check stays.
+                if (!from.line && !to.line && !to.leg && !tables::horseLeg(index(ksq) - index(m.to())))
+                    return false;
+            }
+        }
+        return keepsKingSafe(m);
+    }
     bool givesCheck(Move m) const;
+
+    // What the legality of many moves at one node depends on, gathered once
+    // for a side to move that is not in check: along each line of its king
+    // (indexed like OrthogonalSteps), the squares whose leaving opens the line
+    // to an attacker, and the steps to an enemy cannon with no screen yet.
+    struct KingShield {
+        Square ksq;
+        const tables::KingRelation* relation;  // relation[index(s)]: s seen from the king
+        Square pinned[4][2];
+        uint8_t cannonSteps[4];  // 0: none
+    };
+    KingShield kingShield() const;  // requires !inCheck()
+    // isLegal with the node's shield at hand.
+    bool isLegal(Move m, const KingShield& shield) const {
+        const Square ksq = shield.ksq;
+        const tables::KingRelation from = shield.relation[index(m.from())];
+        const tables::KingRelation to = shield.relation[index(m.to())];
+        if (!from.line && !from.leg && !to.line) return true;  // (a king move always has to.line)
+        // A king step: the line behind it holds the same pieces as before, and
+        // so does the line ahead unless the step takes its first piece.
+        if (m.from() == ksq) return m.to() != shield.pinned[to.slot][0] && kingStepSafe(m.to(), to.line);
+        // A move along a line of the king: the full test.
+        if (from.line && from.line == to.line) return keepsKingSafe(m);
+        if (from.leg && horseThroughLeg(ksq, index(m.from()) - index(ksq), ~side_, m.to())) return false;
+        if (from.line && (m.from() == shield.pinned[from.slot][0] || m.from() == shield.pinned[from.slot][1]))
+            return false;
+        // Arriving between the king and an unscreened cannon makes the screen
+        // (cannonSteps is 0 when there is none).
+        return !to.line || to.steps >= shield.cannonSteps[to.slot];
+    }
     // Parses an ICCS move and checks it is legal here; none() otherwise.
     Move parseLegalMove(std::string_view text) const;
 
@@ -125,16 +171,33 @@ private:
         int16_t pliesFromNull;
     };
 
-    // Can a move from `from` to `to` change whether the king on k is
-    // attacked? Only if one of the squares is on the king's rank or file, or
-    // within two points of it (horse legs and jumps, pawns).
-    static bool mayAffectKing(Square from, Square to, Square k) {
-        auto close = [k](Square s) {
-            const int df = fileOf(s) - fileOf(k), dr = rankOf(s) - rankOf(k);
-            return df == 0 || dr == 0 || (df >= -2 && df <= 2 && dr >= -2 && dr <= 2);
-        };
-        return close(from) || close(to);
+    // Is the king on k attacked along direction dir by a rook, a cannon or
+    // (on its file) the facing king of colour `by`?
+    bool lineAttacked(Square k, int dir, Color by) const;
+    // Does a horse of colour `by` attack k through the leg k + leg (a
+    // diagonal neighbour of k)? Both such horses stand just beyond the leg.
+    // A horse on `captured` does not count.
+    bool horseThroughLeg(Square k, int leg, Color by, Square captured = Square::None) const {
+        const Piece horse = makePiece(by, PieceType::Horse);
+        const int vertical = leg > 0 ? Up : Down;
+        const Square h1 = k + leg + vertical, h2 = k + leg + (leg - vertical);
+        return (board_[index(h1)] == horse && h1 != captured) || (board_[index(h2)] == horse && h2 != captured);
     }
+    // isLegal's full answer, for moves its quick test cannot pass.
+    bool keepsKingSafe(Move m) const;
+    // Is s attacked by a pawn or a horse of colour `by`?
+    bool attackedByPawnOrHorse(Square s, Color by) const;
+    // For a side to move that is not in check, whose king steps in direction
+    // dir to `to`: is `to` safe from pawns, horses and the two lines across
+    // the step? (The lines along it are the caller's.)
+    bool kingStepSafe(Square to, int dir) const;
+    // With the move from -> to by colour `us` already on the board: is the
+    // enemy king attacked now? It was safe before, so only the moved piece
+    // and the lines and horse legs through the two squares need a look.
+    bool checkAfterMove(Square from, Square to, Color us) const;
+    // Does piece pc on s attack the king on k other than along a line (as a
+    // horse or a pawn), given the board's horse legs?
+    bool attacksOffLine(Piece pc, Square s, Square k) const;
     struct EmptyTag {};
     explicit Position(EmptyTag) { clear(); }
     const State& state() const { return history_.back(); }

@@ -68,6 +68,16 @@ inline constexpr Jump HorseAttacks[8] = {
     {2 * Down + Left, Down + Left}, {Up + 2 * Right, Up + Right}, {Down + 2 * Right, Down + Right},
     {Up + 2 * Left, Up + Left}, {Down + 2 * Left, Down + Left},
 };
+// The leg offset (from the horse) of a horse jump by `delta`, or 0 if delta
+// is no horse jump. No other on-board displacement shares these deltas.
+constexpr std::array<int8_t, 2 * BoardSize> makeHorseLegs() {
+    std::array<int8_t, 2 * BoardSize> legs{};
+    for (const Jump& j : HorseJumps) legs[j.to + BoardSize] = int8_t(j.block);
+    return legs;
+}
+inline constexpr std::array<int8_t, 2 * BoardSize> HorseLegs = makeHorseLegs();
+constexpr int horseLeg(int delta) { return HorseLegs[delta + BoardSize]; }
+
 // Elephant: four two-point diagonal jumps, blocked by the eye (the midpoint).
 inline constexpr Jump ElephantJumps[4] = {
     {2 * (Up + Right), Up + Right}, {2 * (Up + Left), Up + Left},
@@ -85,6 +95,49 @@ constexpr int lineDirection(Square from, Square to) {
     if (sameFile(from, to)) return index(to) > index(from) ? Up : Down;
     return 0;
 }
+
+// How a square relates to a king's square, looked up by displacement. Kings
+// never leave their palace, so every board square is within 5 files of one and
+// the displacement on the 16-wide board names a single square (unlike in
+// lineDirection's general case).
+struct KingRelation {
+    int8_t line;    // direction from the king along its rank or file, 0 if off both
+    uint8_t slot;   // on a line: the index of that direction in OrthogonalSteps
+    uint8_t steps;  // on a line: how many steps from the king
+    bool leg;       // a diagonal neighbour: the leg of a horse attacking the king
+};
+constexpr std::array<KingRelation, 2 * BoardSize> makeKingRelations() {
+    std::array<KingRelation, 2 * BoardSize> rel{};
+    for (int dr = -(RankCount - 1); dr < RankCount; ++dr)
+        for (int df = -5; df <= 5; ++df) {
+            KingRelation& r = rel[dr * Up + df * Right + BoardSize];
+            if (dr == 0 && df != 0) r.line = int8_t(df > 0 ? Right : Left);
+            if (df == 0 && dr != 0) r.line = int8_t(dr > 0 ? Up : Down);
+            for (uint8_t slot = 0; slot < 4; ++slot)
+                if (r.line && OrthogonalSteps[slot] == r.line) r.slot = slot;
+            r.steps = uint8_t(r.line ? (dr ? dr * (dr > 0 ? 1 : -1) : df * (df > 0 ? 1 : -1)) : 0);
+            r.leg = (dr == 1 || dr == -1) && (df == 1 || df == -1);
+        }
+    return rel;
+}
+inline constexpr std::array<KingRelation, 2 * BoardSize> KingRelations = makeKingRelations();
+// k must be a palace square.
+constexpr KingRelation kingRelation(Square k, Square s) { return KingRelations[index(s) - index(k) + BoardSize]; }
+
+constexpr bool kingRelationsAgree() {
+    for (int k = 0; k < BoardSize; ++k) {
+        if (!inPalace(Square(k), Color::Red) && !inPalace(Square(k), Color::Black)) continue;
+        for (int s = 0; s < BoardSize; ++s) {
+            if (!inBoard(Square(s))) continue;
+            const KingRelation r = kingRelation(Square(k), Square(s));
+            const int dr = rankOf(Square(s)) - rankOf(Square(k)), df = fileOf(Square(s)) - fileOf(Square(k));
+            const bool leg = (dr == 1 || dr == -1) && (df == 1 || df == -1);
+            if (r.line != lineDirection(Square(k), Square(s)) || r.leg != leg) return false;
+        }
+    }
+    return true;
+}
+static_assert(kingRelationsAgree());
 
 // ---------------------------------------------------------------------------
 // Zobrist keys from a compile-time SplitMix64 stream.

@@ -38,6 +38,10 @@ constexpr bool isPiece(Piece p) { return (uint8_t(p) & 24) != 0; }
 // Dense index 0..13 (red K..P, then black K..P) for per-piece tables.
 constexpr int pieceIndex(Piece p) { return (uint8_t(p) >> 4) * 7 + (uint8_t(p) & 7); }
 constexpr int PieceIndexCount = 14;
+// The same index without the round trip through Piece.
+constexpr int pieceIndex(Color c, PieceType t) { return index(c) * PieceTypeCount + int(t); }
+static_assert(pieceIndex(Color::Black, PieceType::Pawn) == pieceIndex(makePiece(Color::Black, PieceType::Pawn)));
+static_assert(pieceIndex(Color::Red, PieceType::Horse) == pieceIndex(makePiece(Color::Red, PieceType::Horse)));
 
 // FEN letters: upper case red, lower case black.
 char pieceToChar(Piece p);
