@@ -1,0 +1,112 @@
+// The shipped evaluation weights. Written by `chariot tune` (src/tune.cpp);
+// the layout is EvalParams in eval_params.h. Hand edits are fine: the tuner
+// starts from whatever is compiled in.
+#pragma once
+
+#include "chariot/eval_params.h"
+
+namespace chariot {
+
+inline constexpr EvalParams DefaultEvalParams = {
+    .pieceValue = {Score(0, 0), Score(190, 210), Score(190, 200), Score(420, 460), Score(960, 1040), Score(470, 430), Score(70, 110)},
+    .psqt = {
+        {  // king
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(-30, -30), Score(-30, -30)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(-12, -12), Score(-10, -10)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(2, 2), Score(8, 8)},
+        },
+        {  // advisor
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(-4, -4), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(8, 8)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(2, 2), Score(0, 0)},
+        },
+        {  // elephant
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(-6, -6), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(-6, -6), Score(0, 0), Score(0, 0), Score(0, 0), Score(10, 10)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(2, 2), Score(0, 0), Score(0, 0)},
+        },
+        {  // horse
+            {Score(4, 4), Score(8, 8), Score(16, 16), Score(12, 12), Score(4, 4)},
+            {Score(4, 4), Score(10, 10), Score(28, 28), Score(16, 16), Score(8, 8)},
+            {Score(12, 12), Score(14, 14), Score(16, 16), Score(20, 20), Score(18, 18)},
+            {Score(8, 8), Score(24, 24), Score(18, 18), Score(24, 24), Score(20, 20)},
+            {Score(6, 6), Score(16, 16), Score(14, 14), Score(18, 18), Score(16, 16)},
+            {Score(4, 4), Score(12, 12), Score(16, 16), Score(14, 14), Score(12, 12)},
+            {Score(2, 2), Score(6, 6), Score(8, 8), Score(6, 6), Score(10, 10)},
+            {Score(4, 4), Score(2, 2), Score(8, 8), Score(8, 8), Score(4, 4)},
+            {Score(0, 0), Score(2, 2), Score(4, 4), Score(4, 4), Score(-10, -10)},
+            {Score(0, 0), Score(-4, -4), Score(0, 0), Score(0, 0), Score(0, 0)},
+        },
+        {  // rook
+            {Score(14, 14), Score(14, 14), Score(12, 12), Score(18, 18), Score(16, 16)},
+            {Score(16, 16), Score(20, 20), Score(18, 18), Score(24, 24), Score(26, 26)},
+            {Score(12, 12), Score(12, 12), Score(12, 12), Score(18, 18), Score(18, 18)},
+            {Score(12, 12), Score(18, 18), Score(16, 16), Score(22, 22), Score(22, 22)},
+            {Score(12, 12), Score(14, 14), Score(12, 12), Score(18, 18), Score(18, 18)},
+            {Score(12, 12), Score(16, 16), Score(14, 14), Score(20, 20), Score(20, 20)},
+            {Score(6, 6), Score(10, 10), Score(8, 8), Score(14, 14), Score(14, 14)},
+            {Score(4, 4), Score(8, 8), Score(6, 6), Score(14, 14), Score(12, 12)},
+            {Score(8, 8), Score(4, 4), Score(8, 8), Score(16, 16), Score(8, 8)},
+            {Score(-2, -2), Score(10, 10), Score(6, 6), Score(14, 14), Score(12, 12)},
+        },
+        {  // cannon
+            {Score(6, 6), Score(4, 4), Score(0, 0), Score(-10, -10), Score(-12, -12)},
+            {Score(2, 2), Score(2, 2), Score(0, 0), Score(-4, -4), Score(-14, -14)},
+            {Score(2, 2), Score(2, 2), Score(0, 0), Score(-10, -10), Score(-8, -8)},
+            {Score(0, 0), Score(0, 0), Score(-2, -2), Score(4, 4), Score(10, 10)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(2, 2), Score(8, 8)},
+            {Score(-2, -2), Score(0, 0), Score(4, 4), Score(2, 2), Score(6, 6)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(2, 2), Score(4, 4)},
+            {Score(4, 4), Score(0, 0), Score(8, 8), Score(6, 6), Score(10, 10)},
+            {Score(0, 0), Score(2, 2), Score(4, 4), Score(6, 6), Score(6, 6)},
+            {Score(0, 0), Score(0, 0), Score(2, 2), Score(6, 6), Score(6, 6)},
+        },
+        {  // pawn
+            {Score(0, 0), Score(3, 10), Score(6, 20), Score(9, 30), Score(12, 40)},
+            {Score(18, 40), Score(36, 60), Score(56, 80), Score(80, 100), Score(120, 110)},
+            {Score(14, 40), Score(26, 60), Score(42, 80), Score(60, 100), Score(80, 110)},
+            {Score(10, 40), Score(20, 56), Score(30, 72), Score(34, 90), Score(40, 96)},
+            {Score(6, 30), Score(12, 46), Score(18, 60), Score(18, 76), Score(20, 80)},
+            {Score(2, 6), Score(0, 0), Score(8, 10), Score(0, 0), Score(8, 16)},
+            {Score(0, 2), Score(0, 0), Score(-2, 6), Score(0, 0), Score(4, 10)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+        },
+    },
+    .horseMobility = {Score(-60, -70), Score(-30, -35), Score(-12, -14), Score(0, 0), Score(8, 10), Score(14, 18), Score(18, 24), Score(22, 28), Score(24, 30)},
+    .rookMobilityBase = Score(-28, -35),
+    .rookMobilityPerSquare = Score(4, 5),
+    .cannonMobilityPerSquare = Score(2, 1),
+    .rookOpenFile = Score(16, 8),
+    .connectedPawns = Score(10, 24),
+    .hollowCannon = Score(90, 20),
+    .cannonTwoScreens = Score(20, 0),
+    .rookPinOnKingFile = Score(18, 8),
+    .missingAdvisor = Score(14, 20),
+    .missingElephant = Score(8, 14),
+    .kingDanger = {Score(0, 0), Score(0, 0), Score(2, 1), Score(6, 3), Score(12, 6), Score(20, 10), Score(30, 15), Score(42, 21), Score(56, 28), Score(72, 36), Score(90, 45), Score(110, 55), Score(130, 65), Score(150, 75), Score(170, 85), Score(190, 95)},
+};
+
+}  // namespace chariot
