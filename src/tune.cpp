@@ -222,6 +222,18 @@ namespace {
 
 double sigmoid(double e, double k) { return 1.0 / (1.0 + std::pow(10.0, -k * e / 400.0)); }
 
+// Weights [2i] middlegame, [2i + 1] endgame, rounded back into EvalParams.
+// (Weights no position uses never move, so they come back exactly.)
+EvalParams rounded(const std::vector<double>& w) {
+    EvalParams out{};
+    for (int i = 0; i < EvalParamCount; ++i) {
+        const int mg = std::clamp(int(std::lround(w[2 * i])), -30000, 30000);
+        const int eg = std::clamp(int(std::lround(w[2 * i + 1])), -30000, 30000);
+        paramData(out)[i] = Score(mg, eg);
+    }
+    return out;
+}
+
 }  // namespace
 
 double meanError(const std::vector<Sample>& samples, const EvalParams& params, double k) {
@@ -255,7 +267,7 @@ double fitK(const std::vector<Sample>& samples, const EvalParams& params) {
 }
 
 EvalParams fit(const std::vector<Sample>& train, const EvalParams& start, double k, const FitOptions& options,
-               const std::function<void(int, double)>& progress) {
+               const std::function<void(int, double, const EvalParams&)>& progress) {
     const int n = EvalParamCount;
     // Weights as doubles: [2i] middlegame, [2i + 1] endgame.
     std::vector<double> w0(2 * n), w(2 * n), grad(2 * n), m(2 * n, 0.0), v(2 * n, 0.0);
@@ -300,16 +312,9 @@ EvalParams fit(const std::vector<Sample>& train, const EvalParams& start, double
             w[j] -= options.learningRate * mh / (std::sqrt(vh) + eps);
             w[j] = std::clamp(w[j], w0[j] - options.maxChange, w0[j] + options.maxChange);
         }
-        if (progress && (it % 100 == 0 || it == options.iterations)) progress(it, loss);
+        if (progress && (it % 100 == 0 || it == options.iterations)) progress(it, loss, rounded(w));
     }
-    EvalParams out = start;
-    for (int i = 0; i < n; ++i) {
-        // Weights never used by any position keep their value exactly.
-        const int mg = std::clamp(int(std::lround(w[2 * i])), -30000, 30000);
-        const int eg = std::clamp(int(std::lround(w[2 * i + 1])), -30000, 30000);
-        paramData(out)[i] = Score(mg, eg);
-    }
-    return out;
+    return rounded(w);
 }
 
 // ---------------------------------------------------------------------------
@@ -364,7 +369,7 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("  --out FILE        write the tuned weights there (the text of include/chariot/eval_weights.h)");
     print("  --iterations N    gradient-descent iterations (default 2000)");
     print("  --lr X            Adam step size, internal units (default 1.0)");
-    print("  --lambda X        L2 pull towards the starting weights (default 1e-6)");
+    print("  --lambda X        L2 pull towards the starting weights (default 1e-7)");
     print("  --max-change N    largest change of any weight (default 60)");
     print("  --skip-plies N    opening plies not used (default 10)");
     print("  --holdout N       every Nth game is held out for validation (default 10; 0: none)");
@@ -469,9 +474,10 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
     const double trainBefore = meanError(train, start, k), heldBefore = meanError(held, start, k);
     print(fmt::format("error before: training {:.6f}, held-out {:.6f}", trainBefore, heldBefore));
 
-    const EvalParams tuned = fit(train, start, k, fitOptions, [&](int it, double loss) {
+    const EvalParams tuned = fit(train, start, k, fitOptions, [&](int it, double loss, const EvalParams& current) {
         if (it % 500 == 0 || it == fitOptions.iterations)
-            print(fmt::format("  iteration {:>5}  training loss (with the L2 term) {:.6f}", it, loss));
+            print(fmt::format("  iteration {:>5}  training loss (with the L2 term) {:.6f}, held-out error {:.6f}", it,
+                              loss, meanError(held, current, k)));
     });
     const double trainAfter = meanError(train, tuned, k), heldAfter = meanError(held, tuned, k);
     print(fmt::format("error after:  training {:.6f}, held-out {:.6f}", trainAfter, heldAfter));

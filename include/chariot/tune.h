@@ -70,14 +70,15 @@ double fitK(const std::vector<Sample>& samples, const EvalParams& params);
 struct FitOptions {
     int iterations = 2000;
     double learningRate = 1.0;  // Adam step, internal units per iteration
-    double lambda = 1e-6;       // L2 pull towards the starting weights, per weight, units^-2
+    double lambda = 1e-7;       // L2 pull towards the starting weights, per weight, units^-2
     int maxChange = 60;         // no weight moves further than this from its start
 };
 
 // Gradient descent (Adam, full batch) from `start`; returns rounded weights.
-// `progress` is called every 100 iterations with (iteration, training loss).
+// `progress` is called every 100 iterations and at the end with (iteration,
+// training loss with the L2 term, the current weights rounded).
 EvalParams fit(const std::vector<Sample>& train, const EvalParams& start, double k, const FitOptions& options,
-               const std::function<void(int, double)>& progress = {});
+               const std::function<void(int, double, const EvalParams&)>& progress = {});
 
 // The text of include/chariot/eval_weights.h for these weights.
 std::string formatEvalWeights(const EvalParams& params);
