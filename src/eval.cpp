@@ -1,6 +1,7 @@
 #include "chariot/eval.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -10,23 +11,11 @@ using namespace tables;
 
 namespace {
 
-// --- weights (internal units; a pawn before the river is about 100) ---------
+// --- weights: the shipped EvalParams (eval_weights.h), plus the counts that
+// are not weights (they pick table rows rather than add up linearly) --------
+constexpr const EvalParams& W = DefaultEvalParams;
 constexpr int PhaseWeight[PieceTypeCount] = {0, 0, 0, 3, 6, 3, 0};  // horses, rooks, cannons
-constexpr Score HorseMobility[9] = {Score(-60, -70), Score(-30, -35), Score(-12, -14), Score(0, 0), Score(8, 10),
-                                    Score(14, 18), Score(18, 24), Score(22, 28), Score(24, 30)};
-constexpr Score RookMobilityPerSquare = Score(4, 5);
-constexpr Score RookMobilityBase = Score(-28, -35);
-constexpr Score CannonMobilityPerSquare = Score(2, 1);
-constexpr Score RookOpenFile = Score(16, 8);
-constexpr Score ConnectedPawns = Score(10, 24);
-constexpr Score HollowCannon = Score(90, 20);       // enemy cannon faces the king with nothing between
-constexpr Score CannonTwoScreens = Score(20, 0);    // cannon two screens away on the king's file
-constexpr Score RookPinOnKingFile = Score(18, 8);   // enemy rook on the king's line behind one piece
-constexpr Score MissingAdvisor = Score(14, 20);     // per missing advisor, per enemy attacking unit
-constexpr Score MissingElephant = Score(8, 14);
 constexpr int AttackUnits[PieceTypeCount] = {0, 0, 0, 2, 3, 2, 1};
-constexpr int KingDangerByUnits[16] = {0, 0, 2, 6, 12, 20, 30, 42, 56, 72, 90, 110, 130, 150, 170, 190};
-constexpr Value Tempo = 10;
 
 // Rook/cannon quiet squares and the first piece met, walking from `from`.
 inline Square walk(const Position& pos, Square from, int dir, int& empties) {
@@ -38,13 +27,23 @@ inline Square walk(const Position& pos, Square from, int dir, int& empties) {
     return t;
 }
 
+enum Term : int { Mobility, KingSafety, Pieces, TermCount };
+
+// Where evaluateSide puts the weights it uses. The engine sums them per term;
+// the tuner's trace counts how often each weight is used.
 struct SideTerms {
-    Score mobility, kingSafety, pieces;
+    Score term[TermCount];
+    void add(Term t, const Score& w, int n = 1) { term[t] += w * n; }
+};
+struct WeightCounter {
+    int16_t* coef;
+    int sign;  // +1 for red's terms, -1 for black's
+    void add(Term, const Score& w, int n = 1) { coef[paramIndex(W, w)] += int16_t(sign * n); }
 };
 
-// Terms for colour `us` (positive = good for us).
-SideTerms evaluateSide(const Position& pos, Color us, Knowledge knowledge) {
-    SideTerms t;
+// Terms for colour `us` (positive = good for us), given to `t.add`.
+template <typename Sink>
+void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
     const Color them = ~us;
 
     // Horses: count jumps whose leg is free and whose target is not our own piece.
@@ -56,7 +55,7 @@ SideTerms evaluateSide(const Position& pos, Color us, Knowledge knowledge) {
             Piece target = pos.pieceOn(from + j.to);
             moves += pos.isEmpty(from + j.block) && target != Piece::OffBoard && !isColor(target, us);
         }
-        t.mobility += HorseMobility[moves];
+        t.add(Mobility, W.horseMobility[moves]);
     }
 
     const Piece rook = makePiece(us, PieceType::Rook);
@@ -68,7 +67,8 @@ SideTerms evaluateSide(const Position& pos, Color us, Knowledge knowledge) {
             Square end = walk(pos, from, dir, empties);
             empties += isColor(pos.pieceOn(end), them);
         }
-        t.mobility += RookMobilityBase + RookMobilityPerSquare * empties;
+        t.add(Mobility, W.rookMobilityBase);
+        t.add(Mobility, W.rookMobilityPerSquare, empties);
         if (knowledge >= Knowledge::Large) {
             // No own pawn in front of it on its file: open or half-open.
             bool ownPawnAhead = false;
@@ -76,7 +76,7 @@ SideTerms evaluateSide(const Position& pos, Color us, Knowledge knowledge) {
                 const Square p = pos.squares(ownPawn)[k];
                 ownPawnAhead |= fileOf(p) == fileOf(from) && (us == Color::Red ? rankOf(p) > rankOf(from) : rankOf(p) < rankOf(from));
             }
-            if (!ownPawnAhead) t.pieces += RookOpenFile;
+            if (!ownPawnAhead) t.add(Pieces, W.rookOpenFile);
         }
     }
 
@@ -85,15 +85,15 @@ SideTerms evaluateSide(const Position& pos, Color us, Knowledge knowledge) {
         Square from = pos.squares(cannon)[i];
         int empties = 0;
         for (int dir : OrthogonalSteps) walk(pos, from, dir, empties);
-        t.mobility += CannonMobilityPerSquare * empties;
+        t.add(Mobility, W.cannonMobilityPerSquare, empties);
     }
 
-    if (knowledge < Knowledge::Large) return t;
+    if (knowledge < Knowledge::Large) return;
 
     // Crossed pawns side by side support each other.
     for (int i = 0; i < pos.count(ownPawn); ++i) {
         Square s = pos.squares(ownPawn)[i];
-        if (crossedRiver(s, us) && pos.pieceOn(s + Right) == ownPawn) t.pieces += ConnectedPawns;
+        if (crossedRiver(s, us) && pos.pieceOn(s + Right) == ownPawn) t.add(Pieces, W.connectedPawns);
     }
 
     // King safety: enemy cannons and rooks lined up on our king, attackers in
@@ -106,14 +106,14 @@ SideTerms evaluateSide(const Position& pos, Color us, Knowledge knowledge) {
         Square first = walk(pos, ksq, dir, empties);
         if (pos.pieceOn(first) == Piece::OffBoard) continue;
         if (pos.pieceOn(first) == enemyCannon && (dir == forward(us))) {
-            t.kingSafety -= HollowCannon;
+            t.add(KingSafety, W.hollowCannon, -1);
             continue;
         }
         Square second = walk(pos, first, dir, empties);
         if (pos.pieceOn(second) == Piece::OffBoard) continue;
-        if (pos.pieceOn(second) == enemyRook) t.kingSafety -= RookPinOnKingFile;
+        if (pos.pieceOn(second) == enemyRook) t.add(KingSafety, W.rookPinOnKingFile, -1);
         Square third = walk(pos, second, dir, empties);
-        if (pos.pieceOn(third) == enemyCannon) t.kingSafety -= CannonTwoScreens;
+        if (pos.pieceOn(third) == enemyCannon) t.add(KingSafety, W.cannonTwoScreens, -1);
     }
 
     int units = 0;
@@ -133,9 +133,9 @@ SideTerms evaluateSide(const Position& pos, Color us, Knowledge knowledge) {
     units = std::min(units, 15);
     const int missingAdvisors = 2 - pos.count(us, PieceType::Advisor);
     const int missingElephants = 2 - pos.count(us, PieceType::Elephant);
-    t.kingSafety -= Score(KingDangerByUnits[units], KingDangerByUnits[units] / 2);
-    t.kingSafety -= (MissingAdvisor * missingAdvisors + MissingElephant * missingElephants) * (units / 2);
-    return t;
+    t.add(KingSafety, W.kingDanger[units], -1);
+    t.add(KingSafety, W.missingAdvisor, -missingAdvisors * (units / 2));
+    t.add(KingSafety, W.missingElephant, -missingElephants * (units / 2));
 }
 
 int phaseOf(const Position& pos) {
@@ -192,7 +192,7 @@ Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
         Score material;
         for (Color c : {Color::Red, Color::Black})
             for (int type = 0; type < PieceTypeCount; ++type) {
-                Score v = psqt::PieceValue[type] * pos.count(c, PieceType(type));
+                Score v = W.pieceValue[type] * pos.count(c, PieceType(type));
                 material += c == Color::Red ? v : -v;
             }
         trace.material = material;
@@ -200,18 +200,19 @@ Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
         trace.material = pos.psq();
     }
     if (knowledge >= Knowledge::Medium) {
-        SideTerms red = evaluateSide(pos, Color::Red, knowledge);
-        SideTerms black = evaluateSide(pos, Color::Black, knowledge);
-        trace.mobility = red.mobility - black.mobility;
-        trace.kingSafety = red.kingSafety - black.kingSafety;
-        trace.pieces = red.pieces - black.pieces;
+        SideTerms red, black;
+        evaluateSide(pos, Color::Red, knowledge, red);
+        evaluateSide(pos, Color::Black, knowledge, black);
+        trace.mobility = red.term[Mobility] - black.term[Mobility];
+        trace.kingSafety = red.term[KingSafety] - black.term[KingSafety];
+        trace.pieces = red.term[Pieces] - black.term[Pieces];
     }
     Score total = trace.material + trace.mobility + trace.kingSafety + trace.pieces;
     int value = (total.mg() * trace.phase + total.eg() * (PhaseMax - trace.phase)) / PhaseMax;
     trace.scaled = value > 0 ? endgameScale(pos, Color::Red) : value < 0 ? endgameScale(pos, Color::Black) : 64;
     value = value * trace.scaled / 64;
     trace.total = value;
-    return pos.sideToMove() == Color::Red ? value + Tempo : -value + Tempo;
+    return pos.sideToMove() == Color::Red ? value + EvalTempo : -value + EvalTempo;
 }
 
 Value evaluate(const Position& pos, Knowledge knowledge) {
@@ -233,6 +234,70 @@ std::string evalReport(const Position& pos) {
     out += fmt::format("phase {}/{}, endgame scale {}/64\n", t.phase, PhaseMax, t.scaled);
     out += fmt::format("total (red's view) {}, side to move's view with tempo {}\n", t.total, v);
     return out;
+}
+
+EvalLinear linearize(const Position& pos) {
+    EvalLinear lin;
+    lin.phase = phaseOf(pos);
+    lin.scaleRed = endgameScale(pos, Color::Red);
+    lin.scaleBlack = endgameScale(pos, Color::Black);
+    lin.sideToMove = pos.sideToMove();
+    // Material and tables: what Position::psq() sums incrementally.
+    for (Color c : {Color::Red, Color::Black}) {
+        const int sign = c == Color::Red ? 1 : -1;
+        for (int type = 0; type < PieceTypeCount; ++type) {
+            const Piece p = makePiece(c, PieceType(type));
+            for (int i = 0; i < pos.count(p); ++i) {
+                const Square s = pos.squares(p)[i];
+                // Black reads the table from its own side: rank r is red's rank 9 - r.
+                const int row = c == Color::Red ? 9 - rankOf(s) : rankOf(s);
+                lin.coef[paramIndex(W, W.pieceValue[type])] += int16_t(sign);
+                lin.coef[paramIndex(W, W.psqt[type][row][psqt::halfFile(fileOf(s))])] += int16_t(sign);
+            }
+        }
+    }
+    WeightCounter red{lin.coef.data(), 1}, black{lin.coef.data(), -1};
+    evaluateSide(pos, Color::Red, Knowledge::Large, red);
+    evaluateSide(pos, Color::Black, Knowledge::Large, black);
+    return lin;
+}
+
+Value evaluateLinear(const EvalLinear& lin, const EvalParams& params) {
+    const Score* w = paramData(params);
+    int mg = 0, eg = 0;
+    for (int i = 0; i < EvalParamCount; ++i) {
+        mg += lin.coef[i] * w[i].mg();
+        eg += lin.coef[i] * w[i].eg();
+    }
+    int value = (mg * lin.phase + eg * (PhaseMax - lin.phase)) / PhaseMax;
+    value = value * (value > 0 ? lin.scaleRed : value < 0 ? lin.scaleBlack : 64) / 64;
+    return lin.sideToMove == Color::Red ? value + EvalTempo : -value + EvalTempo;
+}
+
+std::string paramName(int i) {
+    static constexpr const char* Pieces[PieceTypeCount] = {"king", "advisor", "elephant", "horse",
+                                                           "rook", "cannon", "pawn"};
+    const EvalParams& p = DefaultEvalParams;
+    for (int t = 0; t < PieceTypeCount; ++t)
+        if (i == paramIndex(p, p.pieceValue[t])) return fmt::format("pieceValue.{}", Pieces[t]);
+    for (int t = 0; t < PieceTypeCount; ++t)
+        for (int r = 0; r < RankCount; ++r)
+            for (int f = 0; f < HalfFiles; ++f)
+                if (i == paramIndex(p, p.psqt[t][r][f]))
+                    return fmt::format("psqt.{}.{}{}", Pieces[t], char('a' + f), 9 - r);  // square name, red's view
+    for (int k = 0; k < HorseMobilitySize; ++k)
+        if (i == paramIndex(p, p.horseMobility[k])) return fmt::format("horseMobility[{}]", k);
+    for (int k = 0; k < KingDangerSize; ++k)
+        if (i == paramIndex(p, p.kingDanger[k])) return fmt::format("kingDanger[{}]", k);
+    const std::pair<const Score*, const char*> scalars[] = {
+        {&p.rookMobilityBase, "rookMobilityBase"},   {&p.rookMobilityPerSquare, "rookMobilityPerSquare"},
+        {&p.cannonMobilityPerSquare, "cannonMobilityPerSquare"}, {&p.rookOpenFile, "rookOpenFile"},
+        {&p.connectedPawns, "connectedPawns"},       {&p.hollowCannon, "hollowCannon"},
+        {&p.cannonTwoScreens, "cannonTwoScreens"},   {&p.rookPinOnKingFile, "rookPinOnKingFile"},
+        {&p.missingAdvisor, "missingAdvisor"},       {&p.missingElephant, "missingElephant"}};
+    for (auto [w, name] : scalars)
+        if (i == paramIndex(p, *w)) return name;
+    return fmt::format("param{}", i);
 }
 
 }  // namespace chariot

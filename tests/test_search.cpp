@@ -62,7 +62,7 @@ TEST_CASE("forced mates are found with the right distance", "[search][slow]") {
     for (const KnownAnswer& a : loadAnswers()) {
         SearchLimits limits;
         limits.nodes = a.nodeLimit;
-        if (a.mateIn > 0) limits.depth = 2 * a.mateIn + 4;
+        if (a.mateIn > 0) limits.depth = 2 * a.mateIn + 6;
         SearchResult r = searchFen(engine, a.fen, limits);
         INFO("mates.epd line " << a.line << ": " << a.fen << " -> " << r.best.toString() << " score " << r.score);
         if (a.mateIn > 0) {

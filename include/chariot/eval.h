@@ -3,8 +3,11 @@
 // endgame by the attacking material left.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 
+#include "chariot/eval_params.h"
 #include "chariot/position.h"
 
 namespace chariot {
@@ -24,6 +27,8 @@ struct EvalTrace {
 };
 
 constexpr int PhaseMax = 48;
+// Bonus for the side to move, outside the taper and the endgame scale.
+constexpr Value EvalTempo = 10;
 
 // Score from the side to move's point of view.
 Value evaluate(const Position& pos, Knowledge knowledge = Knowledge::Large);
@@ -31,6 +36,21 @@ Value evaluate(const Position& pos, Knowledge knowledge = Knowledge::Large);
 Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge = Knowledge::Large);
 // Human-readable breakdown (the `eval` command).
 std::string evalReport(const Position& pos);
+
+// For the tuner: the Knowledge::Large evaluation is linear in the weights
+// (EvalParams) up to the taper and the endgame scale. This records, for one
+// position, how many times each weight is used (red's uses minus black's)
+// and what the taper and scale will be.
+struct EvalLinear {
+    std::array<int16_t, EvalParamCount> coef{};
+    int phase = 0;
+    int scaleRed = 64, scaleBlack = 64;  // endgame scale when red / black is ahead
+    Color sideToMove = Color::Red;
+};
+EvalLinear linearize(const Position& pos);
+// The evaluation rebuilt from `lin` with weights `params` (side to move's
+// view, tempo included): equals evaluate(pos) for DefaultEvalParams.
+Value evaluateLinear(const EvalLinear& lin, const EvalParams& params);
 
 // Attacking material (rooks, horses, cannons, crossed... any pawn) of a side:
 // used for draw detection and null-move safety.

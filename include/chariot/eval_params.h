@@ -1,0 +1,59 @@
+// The evaluation's weights as one structure: every weight is a Score
+// (middlegame, endgame) that the evaluation adds a whole number of times, so
+// the shipped values can be compile-time constants (eval_weights.h) while the
+// tuner (tune.h) treats the same structure as a flat vector of weights.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "chariot/score.h"
+#include "chariot/types.h"
+
+namespace chariot {
+
+// Piece-square tables keep left-right symmetry: only files a..e are stored,
+// f..i mirror them.
+constexpr int HalfFiles = 5;
+constexpr int KingDangerSize = 16;
+constexpr int HorseMobilitySize = 9;
+
+struct EvalParams {
+    // Material, internal units (a pawn before the river is about 100 in the middlegame).
+    Score pieceValue[PieceTypeCount];
+    // Added to the material: red's view, rank 9 (black's back rank) first, files a..e.
+    Score psqt[PieceTypeCount][RankCount][HalfFiles];
+    // By the number of free jumps (leg free, target not an own piece).
+    Score horseMobility[HorseMobilitySize];
+    // Rooks: base + per square reachable (quiet squares and captures).
+    Score rookMobilityBase;
+    Score rookMobilityPerSquare;
+    // Cannons: per empty square along its lines.
+    Score cannonMobilityPerSquare;
+    Score rookOpenFile;       // no own pawn ahead of the rook on its file
+    Score connectedPawns;     // crossed pawns side by side
+    Score hollowCannon;       // enemy cannon faces the king with nothing between
+    Score cannonTwoScreens;   // cannon two screens away on the king's file
+    Score rookPinOnKingFile;  // enemy rook on the king's line behind one piece
+    Score missingAdvisor;     // per missing advisor, per two enemy attack units
+    Score missingElephant;    // per missing elephant, per two enemy attack units
+    // By the enemy attack units near our king (0..15).
+    Score kingDanger[KingDangerSize];
+};
+
+static_assert(std::is_standard_layout_v<EvalParams> && std::is_trivially_copyable_v<EvalParams>);
+constexpr int EvalParamCount = int(sizeof(EvalParams) / sizeof(Score));
+static_assert(sizeof(EvalParams) == EvalParamCount * sizeof(Score), "EvalParams must hold Scores only");
+
+// Flat views for the tuner (index 0..EvalParamCount-1, in declaration order).
+inline Score* paramData(EvalParams& p) { return reinterpret_cast<Score*>(&p); }
+inline const Score* paramData(const EvalParams& p) { return reinterpret_cast<const Score*>(&p); }
+// Index of a weight given a reference into `p`.
+inline int paramIndex(const EvalParams& p, const Score& w) {
+    return int((reinterpret_cast<const char*>(&w) - reinterpret_cast<const char*>(&p)) / sizeof(Score));
+}
+// A readable name for weight i ("psqt.horse[7][c]", "kingDanger[4]", ...).
+std::string paramName(int i);
+
+}  // namespace chariot

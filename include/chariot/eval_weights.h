@@ -1,0 +1,112 @@
+// The shipped evaluation weights. Written by `chariot tune` (src/tune.cpp);
+// the layout is EvalParams in eval_params.h. Hand edits are fine: the tuner
+// starts from whatever is compiled in.
+#pragma once
+
+#include "chariot/eval_params.h"
+
+namespace chariot {
+
+inline constexpr EvalParams DefaultEvalParams = {
+    .pieceValue = {Score(0, 0), Score(175, 161), Score(175, 159), Score(430, 480), Score(966, 1047), Score(475, 429), Score(94, 130)},
+    .psqt = {
+        {  // king
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(-30, -29), Score(-30, -29)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(-15, -10), Score(-9, -3)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(-4, -2), Score(15, 2)},
+        },
+        {  // advisor
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(-7, -13), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(10, -15)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(-13, -15), Score(0, 0)},
+        },
+        {  // elephant
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(-10, -7), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(-7, -8), Score(0, 0), Score(0, 0), Score(0, 0), Score(24, -4)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(-22, -23), Score(0, 0), Score(0, 0)},
+        },
+        {  // horse
+            {Score(5, 5), Score(8, 8), Score(16, 16), Score(12, 12), Score(4, 4)},
+            {Score(4, 5), Score(9, 10), Score(31, 28), Score(16, 16), Score(8, 8)},
+            {Score(13, 13), Score(14, 13), Score(17, 16), Score(21, 20), Score(18, 17)},
+            {Score(9, 8), Score(26, 27), Score(20, 19), Score(29, 29), Score(20, 20)},
+            {Score(6, 6), Score(17, 17), Score(14, 15), Score(25, 20), Score(17, 17)},
+            {Score(4, 4), Score(15, 15), Score(18, 19), Score(18, 16), Score(12, 12)},
+            {Score(1, 2), Score(5, 6), Score(11, 9), Score(4, 7), Score(11, 11)},
+            {Score(3, 4), Score(2, 3), Score(5, 7), Score(10, 10), Score(3, 4)},
+            {Score(-2, -1), Score(2, 2), Score(2, 3), Score(11, 6), Score(-27, -15)},
+            {Score(0, 0), Score(-11, -6), Score(-1, -1), Score(-2, -2), Score(0, 0)},
+        },
+        {  // rook
+            {Score(12, 13), Score(14, 13), Score(12, 12), Score(19, 18), Score(16, 16)},
+            {Score(15, 16), Score(15, 17), Score(19, 17), Score(27, 25), Score(26, 26)},
+            {Score(12, 12), Score(11, 11), Score(12, 12), Score(19, 19), Score(18, 18)},
+            {Score(8, 10), Score(16, 17), Score(21, 17), Score(19, 25), Score(25, 25)},
+            {Score(13, 13), Score(16, 13), Score(14, 12), Score(16, 20), Score(19, 18)},
+            {Score(11, 11), Score(14, 15), Score(17, 15), Score(20, 21), Score(20, 21)},
+            {Score(6, 6), Score(12, 10), Score(10, 9), Score(18, 16), Score(15, 14)},
+            {Score(2, 4), Score(4, 8), Score(5, 5), Score(15, 16), Score(12, 12)},
+            {Score(12, 8), Score(6, 5), Score(9, 8), Score(17, 15), Score(8, 8)},
+            {Score(-12, -2), Score(15, 11), Score(8, 7), Score(13, 14), Score(12, 12)},
+        },
+        {  // cannon
+            {Score(8, 7), Score(7, 6), Score(0, 0), Score(-11, -10), Score(-12, -12)},
+            {Score(0, 1), Score(-4, 0), Score(0, 0), Score(-6, -6), Score(-14, -14)},
+            {Score(1, 1), Score(1, 2), Score(-1, -1), Score(-9, -10), Score(-8, -8)},
+            {Score(1, 1), Score(-3, 0), Score(4, -4), Score(4, 3), Score(15, 12)},
+            {Score(0, 0), Score(2, 0), Score(-1, -1), Score(1, 2), Score(9, 7)},
+            {Score(-3, -2), Score(-2, 0), Score(7, 5), Score(1, 2), Score(12, 9)},
+            {Score(0, 0), Score(0, 0), Score(0, 1), Score(3, 3), Score(5, 4)},
+            {Score(2, 4), Score(3, 2), Score(11, 9), Score(7, 5), Score(10, 10)},
+            {Score(-1, 0), Score(0, 2), Score(0, 2), Score(7, 8), Score(7, 6)},
+            {Score(-1, -1), Score(-2, -1), Score(2, 1), Score(4, 5), Score(6, 6)},
+        },
+        {  // pawn
+            {Score(0, 0), Score(3, 11), Score(6, 20), Score(9, 29), Score(11, 39)},
+            {Score(18, 40), Score(36, 60), Score(56, 80), Score(81, 98), Score(120, 110)},
+            {Score(14, 40), Score(26, 60), Score(43, 80), Score(61, 103), Score(80, 110)},
+            {Score(12, 42), Score(20, 57), Score(32, 75), Score(36, 89), Score(41, 92)},
+            {Score(7, 32), Score(13, 48), Score(24, 66), Score(19, 78), Score(24, 83)},
+            {Score(0, 5), Score(0, 0), Score(29, 19), Score(0, 0), Score(10, 19)},
+            {Score(-6, 2), Score(0, 0), Score(-16, 3), Score(0, 0), Score(5, 8)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+            {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},
+        },
+    },
+    .horseMobility = {Score(-58, -70), Score(-31, -35), Score(-28, -19), Score(-8, -1), Score(9, 14), Score(26, 25), Score(27, 32), Score(29, 32), Score(29, 34)},
+    .rookMobilityBase = Score(-22, -28),
+    .rookMobilityPerSquare = Score(11, 9),
+    .cannonMobilityPerSquare = Score(5, -1),
+    .rookOpenFile = Score(26, 13),
+    .connectedPawns = Score(10, 22),
+    .hollowCannon = Score(94, 19),
+    .cannonTwoScreens = Score(32, 8),
+    .rookPinOnKingFile = Score(23, 13),
+    .missingAdvisor = Score(12, -6),
+    .missingElephant = Score(19, 3),
+    .kingDanger = {Score(0, 4), Score(-1, 4), Score(0, 0), Score(1, -14), Score(5, -5), Score(21, 16), Score(27, 23), Score(50, 25), Score(59, 31), Score(77, 37), Score(92, 45), Score(111, 55), Score(130, 65), Score(150, 75), Score(170, 85), Score(190, 95)},
+};
+
+}  // namespace chariot

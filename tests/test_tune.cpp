@@ -1,0 +1,184 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "chariot/eval.h"
+#include "chariot/movegen.h"
+#include "chariot/psqt.h"
+#include "chariot/tune.h"
+
+using namespace chariot;
+
+namespace {
+
+// Positions with varied material: the perft reference set, and the positions
+// along a few pseudo-random games from the start (captures favoured, so that
+// the endgames and their scaling are reached too).
+std::vector<Position> evalTestPositions() {
+    std::vector<Position> out;
+    std::ifstream in(std::string(CHARIOT_TEST_DATA) + "/perft.epd");
+    REQUIRE(in);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        Position p;
+        const std::string fen = line.substr(0, line.find(';'));
+        INFO(fen);
+        REQUIRE_FALSE(p.setFen(fen));
+        out.push_back(p);
+    }
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    auto next = [&] {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        return seed;
+    };
+    for (int game = 0; game < 40; ++game) {
+        Position p;
+        for (int ply = 0; ply < 200; ++ply) {
+            MoveList moves;
+            generateLegal(p, moves);
+            if (moves.size == 0) break;
+            Move m = moves.moves[next() % moves.size];
+            for (Move c : moves)
+                if (!p.isEmpty(c.to()) && next() % 2) m = c;
+            p.makeMove(m);
+            out.push_back(p);
+        }
+    }
+    return out;
+}
+
+constexpr const char* TinyPgn = R"([Game "Chinese Chess"]
+[Event "test"]
+[Result "1-0"]
+[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"]
+[Format "ICCS"]
+
+1. H2-E2 H9-G7 2. H0-G2 {a comment
+over two lines} I9-H9 3. I0-H0 B9-C7
+{adjudication: red wins} 1-0
+
+[Game "Chinese Chess"]
+[Result "1/2-1/2"]
+[FEN "4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1"]
+
+1... e9d9 2. e0f0 d9e9 1/2-1/2
+
+[Game "Chinese Chess"]
+[Result "*"]
+
+1. H2-E2 *
+)";
+
+}  // namespace
+
+TEST_CASE("the tuner's linear form of the evaluation rebuilds evaluate() exactly", "[eval][tune]") {
+    int scaled = 0;
+    for (const Position& p : evalTestPositions()) {
+        const EvalLinear lin = linearize(p);
+        INFO(p.fen());
+        REQUIRE(evaluateLinear(lin, DefaultEvalParams) == evaluate(p));
+        // The sparse sample form, red's view.
+        const tune::Sample s = tune::makeSample(p, 0.5, 0);
+        const int red = p.sideToMove() == Color::Red ? evaluate(p) : -evaluate(p);
+        REQUIRE(tune::sampleEval(s, DefaultEvalParams) == red);
+        scaled += lin.scaleRed < 64 || lin.scaleBlack < 64;
+    }
+    CHECK(scaled > 0);  // the endgame scale was exercised
+}
+
+TEST_CASE("the linear form follows a change of a weight", "[eval][tune]") {
+    // Red has an extra rook: raising the rook's value by 10 raises red's score
+    // by 10 in the middlegame and endgame alike (no scaling: both sides can mate).
+    Position p;
+    REQUIRE_FALSE(p.setFen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"));
+    EvalParams params = DefaultEvalParams;
+    params.pieceValue[int(PieceType::Rook)] += Score(10, 10);
+    const EvalLinear lin = linearize(p);
+    CHECK(lin.coef[paramIndex(params, params.pieceValue[int(PieceType::Rook)])] == 1);
+    CHECK(evaluateLinear(lin, params) == evaluate(p) + 10);
+    // Table entries mirror: a red rook on i0 reads the a0 entry.
+    CHECK(lin.coef[paramIndex(params, params.psqt[int(PieceType::Rook)][9][0])] == 1);  // a0 and i0 for red, a9 only for black
+}
+
+TEST_CASE("the material sum kept by the position is the tables' sum", "[eval][tune]") {
+    for (const Position& p : evalTestPositions()) {
+        Score sum;
+        for (int sq = 0; sq < BoardSize; ++sq)
+            if (isPiece(p.pieceOn(Square(sq)))) sum += psqt::value(p.pieceOn(Square(sq)), Square(sq));
+        REQUIRE(sum == p.psq());
+    }
+}
+
+TEST_CASE("PGN games are read with headers, comments, move numbers and results", "[tune]") {
+    std::istringstream in(TinyPgn);
+    const auto games = tune::readPgn(in);
+    REQUIRE(games.size() == 3);
+    CHECK(games[0].result == 1.0);
+    CHECK(games[0].fen == StartFen);
+    CHECK(games[0].moves == std::vector<std::string>{"h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"});
+    CHECK(games[1].result == 0.5);
+    CHECK(games[1].fen == "4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1");
+    CHECK(games[1].moves == std::vector<std::string>{"e9d9", "e0f0", "d9e9"});
+    CHECK_FALSE(games[2].result);
+
+    std::vector<tune::Sample> samples;
+    tune::ExtractStats stats;
+    tune::extractSamples(games, 0, tune::ExtractOptions{.skipPlies = 2}, samples, stats);
+    CHECK(stats.games == 3);
+    CHECK(stats.gamesUsed == 2);  // the unfinished game has no label
+    CHECK(stats.badMoves == 0);
+    // Game 1: plies 2..6 (5 positions, none in check); game 2: plies 2..3.
+    CHECK(stats.positions + stats.inCheck + stats.leafInCheck == 7);
+    REQUIRE(samples.size() == size_t(stats.positions));
+    for (const tune::Sample& s : samples) CHECK(s.result == (s.game == 0 ? 1.0f : 0.5f));
+}
+
+TEST_CASE("an illegal move ends the replay of its game", "[tune]") {
+    std::istringstream in("[Result \"0-1\"]\n\n1. H2-E2 H9-H1 2. H0-G2 0-1\n");
+    const auto games = tune::readPgn(in);
+    REQUIRE(games.size() == 1);
+    std::vector<tune::Sample> samples;
+    tune::ExtractStats stats;
+    tune::extractSamples(games, 0, tune::ExtractOptions{.skipPlies = 0}, samples, stats);
+    CHECK(stats.badMoves == 1);
+    CHECK(stats.positions == 2);  // the start and after h2e2
+}
+
+TEST_CASE("the quiescence leaf of a position with a hanging piece is after the capture", "[tune]") {
+    // Red's rook takes the undefended black horse on b9.
+    Position p;
+    REQUIRE_FALSE(p.setFen("1n2kabr1/4a4/4b4/9/9/9/9/9/9/1R2K4 w - - 0 1"));
+    const Position leaf = tune::quietLeaf(p);
+    CHECK(leaf.historyLength() > p.historyLength());
+    CHECK(leaf.count(Color::Black, PieceType::Horse) == 0);
+}
+
+TEST_CASE("fitting lowers the training error and respects the step limit", "[tune]") {
+    std::istringstream in(TinyPgn);
+    std::vector<tune::Sample> samples;
+    tune::ExtractStats stats;
+    tune::extractSamples(tune::readPgn(in), 0, tune::ExtractOptions{.skipPlies = 0}, samples, stats);
+    REQUIRE(samples.size() > 5);
+    const double k = tune::fitK(samples, DefaultEvalParams);
+    CHECK(k > 0);
+    tune::FitOptions options;
+    options.iterations = 200;
+    options.maxChange = 7;
+    options.lambda = 0;
+    const EvalParams tuned = tune::fit(samples, DefaultEvalParams, k, options);
+    CHECK(tune::meanError(samples, tuned, k) < tune::meanError(samples, DefaultEvalParams, k));
+    for (int i = 0; i < EvalParamCount; ++i) {
+        CHECK(std::abs(paramData(tuned)[i].mg() - paramData(DefaultEvalParams)[i].mg()) <= 7);
+        CHECK(std::abs(paramData(tuned)[i].eg() - paramData(DefaultEvalParams)[i].eg()) <= 7);
+    }
+}
+
+TEST_CASE("the shipped weights header is exactly what the tuner writes", "[tune]") {
+    std::ifstream in(std::string(CHARIOT_TEST_DATA) + "/../../include/chariot/eval_weights.h");
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(text.str() == tune::formatEvalWeights(DefaultEvalParams));
+}
