@@ -120,19 +120,30 @@ template void generate<GenType::Captures>(const Position&, MoveList&);
 template void generate<GenType::Quiets>(const Position&, MoveList&);
 template void generate<GenType::All>(const Position&, MoveList&);
 
+namespace {
+
+// Calls onLegal(i) for each legal move list.moves[i], i >= start: in check
+// with the plain test, otherwise with the king's shield gathered once.
+template <typename OnLegal>
+void forEachLegal(const Position& pos, const MoveList& list, int start, OnLegal onLegal) {
+    if (pos.inCheck()) {
+        for (int i = start; i < list.size; ++i)
+            if (pos.isLegal(list.moves[i])) onLegal(i);
+    } else {
+        const Position::KingShield shield = pos.kingShield();
+        for (int i = start; i < list.size; ++i)
+            if (pos.isLegal(list.moves[i], shield)) onLegal(i);
+    }
+}
+
+}  // namespace
+
 void generateLegal(const Position& pos, MoveList& list) {
     // Generate in place, then squeeze out the illegal moves.
     const int start = list.size;
     generate<GenType::All>(pos, list);
     int kept = start;
-    if (pos.inCheck()) {
-        for (int i = start; i < list.size; ++i)
-            if (pos.isLegal(list.moves[i])) list.moves[kept++] = list.moves[i];
-    } else {
-        const Position::KingShield shield = pos.kingShield();
-        for (int i = start; i < list.size; ++i)
-            if (pos.isLegal(list.moves[i], shield)) list.moves[kept++] = list.moves[i];
-    }
+    forEachLegal(pos, list, start, [&](int i) { list.moves[kept++] = list.moves[i]; });
     list.size = kept;
 }
 
@@ -169,12 +180,7 @@ uint64_t perftImpl(Position& pos, int depth) {
         // Bulk counting: the leaves are only counted, never made.
         generate<GenType::All>(pos, moves);
         uint64_t legal = 0;
-        if (pos.inCheck()) {
-            for (Move m : moves) legal += pos.isLegal(m);
-        } else {
-            const Position::KingShield shield = pos.kingShield();
-            for (Move m : moves) legal += pos.isLegal(m, shield);
-        }
+        forEachLegal(pos, moves, 0, [&](int) { ++legal; });
         return legal;
     } else {
         generateLegal(pos, moves);
