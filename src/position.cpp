@@ -97,6 +97,8 @@ void Position::clear() {
     for (auto& list : lists_) list.fill(Square::None);
     counts_.fill(0);
     listIndex_.fill(0);
+    rowOcc_.fill(0);
+    colOcc_.fill(0);
     side_ = Color::Red;
     gamePly_ = 0;
     history_.clear();
@@ -107,6 +109,7 @@ void Position::clear() {
 void Position::putPiece(Piece p, Square s) {
     int pi = pieceIndex(p);
     board_[index(s)] = p;
+    toggleOccupancy(s);
     listIndex_[index(s)] = counts_[pi];
     lists_[pi][counts_[pi]++] = s;
 }
@@ -120,12 +123,15 @@ void Position::removePiece(Square s) {
     lists_[pi][slot] = last;
     listIndex_[index(last)] = uint8_t(slot);
     board_[index(s)] = Piece::Empty;
+    toggleOccupancy(s);
 }
 
 void Position::movePiece(Square from, Square to) {
     Piece p = board_[index(from)];
     board_[index(to)] = p;
     board_[index(from)] = Piece::Empty;
+    toggleOccupancy(from);
+    toggleOccupancy(to);
     int slot = listIndex_[index(from)];
     lists_[pieceIndex(p)][slot] = to;
     listIndex_[index(to)] = uint8_t(slot);
@@ -296,6 +302,8 @@ bool Position::isConsistent() const {
             continue;
         }
         if (p == Piece::OffBoard) return false;
+        const bool occupied = (rowOcc_[sq >> 4] >> (sq & 15)) & 1;
+        if (occupied != isPiece(p) || occupied != bool((colOcc_[sq & 15] >> (sq >> 4)) & 1)) return false;
         if (!isPiece(p)) continue;
         psq += psqt::value(p, Square(sq));
         int pi = pieceIndex(p);

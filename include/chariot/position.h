@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,6 +55,30 @@ public:
     int historyLength() const { return int(history_.size()) - 1; }
     Move lastMove() const { return state().move; }
     Piece lastCaptured() const { return state().captured; }
+
+    // The first occupied square beyond s in direction Dir (one of Up, Down,
+    // Right, Left), or the off-board square just past the edge: what walking
+    // the empty squares would stop on, read from the row/column occupancy.
+    // (Only for the real board: isLegal, givesCheck and seeGe lift pieces off
+    // board_ for a moment without updating the occupancy.)
+    template <int Dir>
+    Square nextOccupied(Square s) const {
+        const unsigned i = index(s), row = i >> 4, col = i & 15;
+        if constexpr (Dir == Right) {
+            const unsigned m = unsigned(rowOcc_[row]) >> (col + 1);
+            return Square(m ? i + 1 + unsigned(std::countr_zero(m)) : (i & 0xF0) | 12);
+        } else if constexpr (Dir == Left) {
+            const unsigned m = rowOcc_[row] & ((1u << col) - 1);
+            return Square(m ? (i & 0xF0) | unsigned(std::bit_width(m) - 1) : (i & 0xF0) | 2);
+        } else if constexpr (Dir == Up) {
+            const unsigned m = unsigned(colOcc_[col]) >> (row + 1);
+            return Square(m ? i + 16 * (1 + unsigned(std::countr_zero(m))) : 13 * 16 + col);
+        } else {
+            static_assert(Dir == Down);
+            const unsigned m = colOcc_[col] & ((1u << row) - 1);
+            return Square(m ? unsigned(std::bit_width(m) - 1) * 16 + col : 2 * 16 + col);
+        }
+    }
 
     // --- attacks ---------------------------------------------------------
     // Is the king of colour c attacked (facing kings included)?
@@ -215,6 +240,14 @@ private:
     std::array<std::array<Square, 5>, PieceIndexCount> lists_{};
     std::array<uint8_t, PieceIndexCount> counts_{};
     std::array<uint8_t, BoardSize> listIndex_{};
+    // Occupancy by row and by column of the padded board: bit c of rowOcc_[r]
+    // and bit r of colOcc_[c] stand for square r * 16 + c holding a piece.
+    std::array<uint16_t, 16> rowOcc_{};
+    std::array<uint16_t, 16> colOcc_{};
+    void toggleOccupancy(Square s) {
+        rowOcc_[index(s) >> 4] ^= uint16_t(1u << (index(s) & 15));
+        colOcc_[index(s) & 15] ^= uint16_t(1u << (index(s) >> 4));
+    }
     Color side_ = Color::Red;
     int gamePly_ = 0;
     std::vector<State> history_;
