@@ -59,8 +59,8 @@ public:
     // The first occupied square beyond s in direction Dir (one of Up, Down,
     // Right, Left), or the off-board square just past the edge: what walking
     // the empty squares would stop on, read from the row/column occupancy.
-    // (Only for the real board: isLegal, givesCheck and seeGe lift pieces off
-    // board_ for a moment without updating the occupancy.)
+    // (isLegal, givesCheck and seeGe, which move pieces on board_ for a
+    // moment, update the occupancy with it.)
     template <int Dir>
     Square nextOccupied(Square s) const {
         const unsigned i = index(s), row = i >> 4, col = i & 15;
@@ -80,18 +80,21 @@ public:
         }
     }
 
+    // The same with the direction known only at run time.
+    Square nextOccupied(Square s, int dir) const {
+        switch (dir) {
+            case Up: return nextOccupied<Up>(s);
+            case Down: return nextOccupied<Down>(s);
+            case Right: return nextOccupied<Right>(s);
+            default: return nextOccupied<Left>(s);
+        }
+    }
+
     // --- attacks ---------------------------------------------------------
     // Is the king of colour c attacked (facing kings included)?
     bool kingAttacked(Color c) const { return squareAttackedByKingRules(kingSquare(c), ~c); }
     // Would a king of ~by standing on s be attacked by colour `by`?
     bool squareAttackedByKingRules(Square s, Color by) const;
-
-    // Is square s attacked by any piece of colour `by` (kings and officers
-    // included, no facing-kings rule)? Used to tell defended pieces.
-    bool isAttacked(Square s, Color by) const;
-    // Would the piece moving in m stand on an attacked square afterwards
-    // (x-rays through its origin included)? For cheap exchange estimates.
-    bool destinationAttacked(Move m) const;
 
     // Static exchange evaluation: does the exchange sequence started by m on
     // m.to() (each side recapturing with its least valuable piece, either
@@ -242,11 +245,17 @@ private:
     std::array<uint8_t, BoardSize> listIndex_{};
     // Occupancy by row and by column of the padded board: bit c of rowOcc_[r]
     // and bit r of colOcc_[c] stand for square r * 16 + c holding a piece.
-    std::array<uint16_t, 16> rowOcc_{};
-    std::array<uint16_t, 16> colOcc_{};
-    void toggleOccupancy(Square s) {
+    // Mutable like board_: the attack tests that try a move in place keep them in step.
+    mutable std::array<uint16_t, 16> rowOcc_{};
+    mutable std::array<uint16_t, 16> colOcc_{};
+    void toggleOccupancy(Square s) const {
         rowOcc_[index(s) >> 4] ^= uint16_t(1u << (index(s) & 15));
         colOcc_[index(s) & 15] ^= uint16_t(1u << (index(s) >> 4));
+    }
+    // A move from -> to (capturing `captured`, maybe Empty) tried in place, or taken back.
+    void toggleMoveOccupancy(Square from, Square to, Piece captured) const {
+        toggleOccupancy(from);
+        if (captured == Piece::Empty) toggleOccupancy(to);
     }
     Color side_ = Color::Red;
     int gamePly_ = 0;
