@@ -193,6 +193,37 @@ bool nullMoveSafe(const Position& pos) {
     return pieces >= 2;
 }
 
+namespace {
+
+// Taper, endgame scale and tempo: red's mg/eg sum to the side to move's value.
+Value finish(const Position& pos, Score total, int phase, int* scaledOut = nullptr, Value* redOut = nullptr) {
+    int value = (total.mg() * phase + total.eg() * (PhaseMax - phase)) / PhaseMax;
+    const int scaled = value > 0 ? endgameScale(pos, Color::Red) : value < 0 ? endgameScale(pos, Color::Black) : 64;
+    value = value * scaled / 64;
+    if (scaledOut) *scaledOut = scaled;
+    if (redOut) *redOut = value;
+    return pos.sideToMove() == Color::Red ? value + EvalTempo : -value + EvalTempo;
+}
+
+}  // namespace
+
+Value evaluateLazy(const Position& pos, Value alpha, Value beta, Knowledge knowledge, bool& exact) {
+    exact = true;
+    if (knowledge < Knowledge::Medium) return evaluate(pos, knowledge);
+    const int phase = phaseOf(pos);
+    const Value rough = finish(pos, pos.psq(), phase);
+    exact = false;
+    if (rough - LazyMargin >= beta) return rough - LazyMargin;
+    if (rough + LazyMargin <= alpha) return rough + LazyMargin;
+    exact = true;
+    SideTerms red, black;
+    evaluateSide(pos, Color::Red, knowledge, red);
+    evaluateSide(pos, Color::Black, knowledge, black);
+    Score total = pos.psq();
+    for (int t = 0; t < TermCount; ++t) total += red.term[t] - black.term[t];
+    return finish(pos, total, phase);
+}
+
 Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
     trace = EvalTrace{};
     trace.phase = phaseOf(pos);
@@ -215,12 +246,8 @@ Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
         trace.kingSafety = red.term[KingSafety] - black.term[KingSafety];
         trace.pieces = red.term[Pieces] - black.term[Pieces];
     }
-    Score total = trace.material + trace.mobility + trace.kingSafety + trace.pieces;
-    int value = (total.mg() * trace.phase + total.eg() * (PhaseMax - trace.phase)) / PhaseMax;
-    trace.scaled = value > 0 ? endgameScale(pos, Color::Red) : value < 0 ? endgameScale(pos, Color::Black) : 64;
-    value = value * trace.scaled / 64;
-    trace.total = value;
-    return pos.sideToMove() == Color::Red ? value + EvalTempo : -value + EvalTempo;
+    const Score total = trace.material + trace.mobility + trace.kingSafety + trace.pieces;
+    return finish(pos, total, trace.phase, &trace.scaled, &trace.total);
 }
 
 Value evaluate(const Position& pos, Knowledge knowledge) {

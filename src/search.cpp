@@ -362,12 +362,15 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
         return hit.value;
 
     Value best, standPat = -ValueInfinite;
+    bool exactEval = true;  // standPat is the full evaluation, not a lazy bound
     if (inCheck) {
         best = -ValueInfinite;
     } else {
-        standPat = ttHit ? hit.eval : evaluate(pos_, options_.knowledge);
+        standPat = ttHit && hit.eval != EvalUnknown ? hit.eval
+                                                   : evaluateLazy(pos_, alpha, beta, options_.knowledge, exactEval);
         if (standPat >= beta) {
-            if (!ttHit) tt.store(pos_.key(), ply, Move::none(), standPat, standPat, -1, Bound::Lower);
+            if (!ttHit)
+                tt.store(pos_.key(), ply, Move::none(), standPat, exactEval ? standPat : EvalUnknown, -1, Bound::Lower);
             return standPat;
         }
         alpha = std::max(alpha, standPat);
@@ -408,7 +411,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     if (inCheck && legalMoves == 0) return matedIn(ply);  // mated (stalemate is a loss too)
 
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
-    tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : standPat, 0, bound);
+    tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : exactEval ? standPat : EvalUnknown, 0, bound);
     return best;
 }
 
@@ -443,7 +446,9 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         return hit.value;
 
     // Step 4. Static evaluation.
-    Value staticEval = inCheck ? -ValueInfinite : ttHit ? hit.eval : evaluate(pos_, options_.knowledge);
+    Value staticEval = inCheck                              ? -ValueInfinite
+                       : ttHit && hit.eval != EvalUnknown ? hit.eval
+                                                          : evaluate(pos_, options_.knowledge);
     frames_[ply].staticEval = staticEval;
     const Pruning pruning = options_.pruning;
 
