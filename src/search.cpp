@@ -500,8 +500,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     const Value oldAlpha = alpha;
     Value best = -ValueInfinite;
     Move bestMove, bestSeen;  // bestSeen: highest-scoring move even in a fail-low
-    Move quiets[MaxMoves];
-    int quietCount = 0, moveCount = 0;
+    MoveList quiets;  // quiet moves searched here (unfilled storage, like every move list)
+    int moveCount = 0;
     killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
 
     const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
@@ -567,7 +567,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 alpha = v;
             }
         }
-        if (!capture && quietCount < MaxMoves) quiets[quietCount++] = m;
+        if (!capture && quiets.size < MaxMoves) quiets.push(m);
     }
 
     // Step 9. No legal move: mate and stalemate both lose.
@@ -575,7 +575,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     // Step 10. History, killers and the TT.
     if (best >= beta && pos_.isEmpty(bestMove.to()))
-        updateQuietStats(ply, bestMove, depth, quiets, quietCount);
+        updateQuietStats(ply, bestMove, depth, quiets.moves, quiets.size);
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
     tt.store(pos_.key(), ply, bestMove ? bestMove : bestSeen, best, inCheck ? 0 : staticEval, depth, bound);
     return best;
