@@ -133,11 +133,16 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
     });
 
     int units = 0;
-    for (PieceType type : {PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn}) {
+    auto addUnits = [&](PieceType type) {
         const Piece p = makePiece(them, type);
         const uint8_t* table = AttackUnitsOn[index(us)][int(type)].data();
-        for (int i = 0; i < pos.count(p); ++i) units += table[index(pos.squares(p)[i])];
-    }
+        const Square* squares = pos.squares(p);
+        for (int i = 0, n = pos.count(p); i < n; ++i) units += table[index(squares[i])];
+    };
+    addUnits(PieceType::Rook);
+    addUnits(PieceType::Horse);
+    addUnits(PieceType::Cannon);
+    addUnits(PieceType::Pawn);
     units = std::min(units, 15);
     const int missingAdvisors = 2 - pos.count(us, PieceType::Advisor);
     const int missingElephants = 2 - pos.count(us, PieceType::Elephant);
@@ -159,6 +164,7 @@ int endgameScale(const Position& pos, Color strong) {
     const int rooks = pos.count(strong, PieceType::Rook);
     const int knights = pos.count(strong, PieceType::Horse);
     const int cannons = pos.count(strong, PieceType::Cannon);
+    if (rooks > 0 || knights + cannons > 1) return 64;  // the cases below need neither
     int crossedPawns = 0;
     const Piece pawn = makePiece(strong, PieceType::Pawn);
     for (int i = 0; i < pos.count(pawn); ++i) {

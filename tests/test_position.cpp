@@ -298,8 +298,9 @@ void checkScans(const Position& p) {
 
 TEST_CASE("row/column occupancy scans agree with walking the board", "[position][occupancy]") {
     // Random games from the bench positions: every square, every direction,
-    // after moves and after undoing them; and the capture generator (which
-    // reads the occupancy) yields exactly the capturing moves of the full one.
+    // after moves and after undoing them; the capture generator (which reads
+    // the occupancy) yields exactly the capturing moves of the full one; and
+    // givesCheck agrees with making the move.
     uint64_t seed = 0x9E3779B97F4A7C15ull;
     auto next = [&] { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed; };
     for (std::string_view fen : benchPositions()) {
@@ -322,6 +323,15 @@ TEST_CASE("row/column occupancy scans agree with walking the board", "[position]
             REQUIRE(got == expected);
             MoveList legal;
             generateLegal(p, legal);
+            // givesCheck (its line tests read the occupancy) against making the moves.
+            for (Move m : legal) {
+                const bool predicted = p.givesCheck(m);
+                p.makeMove(m);
+                const bool check = p.inCheck();
+                p.unmakeMove();
+                INFO(p.fen() << " move " << m.toString());
+                REQUIRE(predicted == check);
+            }
             if (legal.size == 0) break;
             p.makeMove(legal.moves[next() % uint64_t(legal.size)]);
             ++made;
