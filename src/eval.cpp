@@ -17,13 +17,30 @@ constexpr const EvalParams& W = DefaultEvalParams;
 constexpr int PhaseWeight[PieceTypeCount] = {0, 0, 0, 3, 6, 3, 0};  // horses, rooks, cannons
 constexpr int AttackUnits[PieceTypeCount] = {0, 0, 0, 2, 3, 2, 1};
 
-// Rook/cannon quiet squares and the first piece met, walking from `from`.
-inline Square walk(const Position& pos, Square from, int dir, int& empties) {
-    Square t = from + dir;
-    while (pos.isEmpty(t)) {
-        ++empties;
-        t += dir;
-    }
+// King-safety attack units of an enemy piece of type t on s, against the king
+// of colour `us`: full weight in our half (pawns only on the middle files),
+// half weight for rooks and cannons still across the river (they get over fast).
+constexpr int attackUnits(Color us, PieceType t, Square s) {
+    if (!inOwnHalf(s, us)) return t == PieceType::Rook || t == PieceType::Cannon ? AttackUnits[int(t)] / 2 : 0;
+    if (t == PieceType::Pawn && (fileOf(s) < 2 || fileOf(s) > 6)) return 0;
+    return AttackUnits[int(t)];
+}
+constexpr auto makeAttackUnitsOn() {
+    std::array<std::array<std::array<uint8_t, BoardSize>, PieceTypeCount>, 2> table{};
+    for (Color us : {Color::Red, Color::Black})
+        for (int t = 0; t < PieceTypeCount; ++t)
+            for (int s = 0; s < BoardSize; ++s)
+                if (inBoard(Square(s))) table[index(us)][t][s] = uint8_t(attackUnits(us, PieceType(t), Square(s)));
+    return table;
+}
+constexpr auto AttackUnitsOn = makeAttackUnitsOn();
+
+// Rook/cannon quiet squares and the first piece met (or the off-board square
+// past the edge) going from `from` in direction Dir.
+template <int Dir>
+inline Square scan(const Position& pos, Square from, int& empties) {
+    const Square t = pos.nextOccupied<Dir>(from);
+    empties += (index(t) - index(from)) / Dir - 1;
     return t;
 }
 
@@ -63,10 +80,10 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
     for (int i = 0; i < pos.count(rook); ++i) {
         Square from = pos.squares(rook)[i];
         int empties = 0;
-        for (int dir : OrthogonalSteps) {
-            Square end = walk(pos, from, dir, empties);
+        forEachDirection([&](auto dir) {
+            const Square end = scan<dir()>(pos, from, empties);
             empties += isColor(pos.pieceOn(end), them);
-        }
+        });
         t.add(Mobility, W.rookMobilityBase);
         t.add(Mobility, W.rookMobilityPerSquare, empties);
         if (knowledge >= Knowledge::Large) {
@@ -84,7 +101,7 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
     for (int i = 0; i < pos.count(cannon); ++i) {
         Square from = pos.squares(cannon)[i];
         int empties = 0;
-        for (int dir : OrthogonalSteps) walk(pos, from, dir, empties);
+        forEachDirection([&](auto dir) { scan<dir()>(pos, from, empties); });
         t.add(Mobility, W.cannonMobilityPerSquare, empties);
     }
 
@@ -101,35 +118,31 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
     const Square ksq = pos.kingSquare(us);
     const Piece enemyCannon = makePiece(them, PieceType::Cannon);
     const Piece enemyRook = makePiece(them, PieceType::Rook);
-    for (int dir : OrthogonalSteps) {
-        int empties = 0;
-        Square first = walk(pos, ksq, dir, empties);
-        if (pos.pieceOn(first) == Piece::OffBoard) continue;
-        if (pos.pieceOn(first) == enemyCannon && (dir == forward(us))) {
+    forEachDirection([&](auto dir) {
+        const Square first = pos.nextOccupied<dir()>(ksq);
+        if (pos.pieceOn(first) == Piece::OffBoard) return;
+        if (pos.pieceOn(first) == enemyCannon && (dir() == forward(us))) {
             t.add(KingSafety, W.hollowCannon, -1);
-            continue;
+            return;
         }
-        Square second = walk(pos, first, dir, empties);
-        if (pos.pieceOn(second) == Piece::OffBoard) continue;
+        const Square second = pos.nextOccupied<dir()>(first);
+        if (pos.pieceOn(second) == Piece::OffBoard) return;
         if (pos.pieceOn(second) == enemyRook) t.add(KingSafety, W.rookPinOnKingFile, -1);
-        Square third = walk(pos, second, dir, empties);
+        const Square third = pos.nextOccupied<dir()>(second);
         if (pos.pieceOn(third) == enemyCannon) t.add(KingSafety, W.cannonTwoScreens, -1);
-    }
+    });
 
     int units = 0;
-    for (PieceType type : {PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn}) {
+    auto addUnits = [&](PieceType type) {
         const Piece p = makePiece(them, type);
-        for (int i = 0; i < pos.count(p); ++i) {
-            Square s = pos.squares(p)[i];
-            if (!inOwnHalf(s, us)) {
-                // Rooks and cannons reach across the river quickly: half weight.
-                if (type == PieceType::Rook || type == PieceType::Cannon) units += AttackUnits[int(type)] / 2;
-                continue;
-            }
-            if (type == PieceType::Pawn && std::abs(fileOf(s) - 4) > 2) continue;
-            units += AttackUnits[int(type)];
-        }
-    }
+        const uint8_t* table = AttackUnitsOn[index(us)][int(type)].data();
+        const Square* squares = pos.squares(p);
+        for (int i = 0, n = pos.count(p); i < n; ++i) units += table[index(squares[i])];
+    };
+    addUnits(PieceType::Rook);
+    addUnits(PieceType::Horse);
+    addUnits(PieceType::Cannon);
+    addUnits(PieceType::Pawn);
     units = std::min(units, 15);
     const int missingAdvisors = 2 - pos.count(us, PieceType::Advisor);
     const int missingElephants = 2 - pos.count(us, PieceType::Elephant);
@@ -151,6 +164,7 @@ int endgameScale(const Position& pos, Color strong) {
     const int rooks = pos.count(strong, PieceType::Rook);
     const int knights = pos.count(strong, PieceType::Horse);
     const int cannons = pos.count(strong, PieceType::Cannon);
+    if (rooks > 0 || knights + cannons > 1) return 64;  // the cases below need neither
     int crossedPawns = 0;
     const Piece pawn = makePiece(strong, PieceType::Pawn);
     for (int i = 0; i < pos.count(pawn); ++i) {
@@ -185,6 +199,37 @@ bool nullMoveSafe(const Position& pos) {
     return pieces >= 2;
 }
 
+namespace {
+
+// Taper, endgame scale and tempo: red's mg/eg sum to the side to move's value.
+Value finish(const Position& pos, Score total, int phase, int* scaledOut = nullptr, Value* redOut = nullptr) {
+    int value = (total.mg() * phase + total.eg() * (PhaseMax - phase)) / PhaseMax;
+    const int scaled = value > 0 ? endgameScale(pos, Color::Red) : value < 0 ? endgameScale(pos, Color::Black) : 64;
+    value = value * scaled / 64;
+    if (scaledOut) *scaledOut = scaled;
+    if (redOut) *redOut = value;
+    return pos.sideToMove() == Color::Red ? value + EvalTempo : -value + EvalTempo;
+}
+
+}  // namespace
+
+Value evaluateLazy(const Position& pos, Value alpha, Value beta, Knowledge knowledge, bool& exact) {
+    exact = true;
+    if (knowledge < Knowledge::Medium) return evaluate(pos, knowledge);
+    const int phase = phaseOf(pos);
+    const Value rough = finish(pos, pos.psq(), phase);
+    exact = false;
+    if (rough - LazyMargin >= beta) return rough - LazyMargin;
+    if (rough + LazyMargin <= alpha) return rough + LazyMargin;
+    exact = true;
+    SideTerms red, black;
+    evaluateSide(pos, Color::Red, knowledge, red);
+    evaluateSide(pos, Color::Black, knowledge, black);
+    Score total = pos.psq();
+    for (int t = 0; t < TermCount; ++t) total += red.term[t] - black.term[t];
+    return finish(pos, total, phase);
+}
+
 Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
     trace = EvalTrace{};
     trace.phase = phaseOf(pos);
@@ -207,12 +252,8 @@ Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
         trace.kingSafety = red.term[KingSafety] - black.term[KingSafety];
         trace.pieces = red.term[Pieces] - black.term[Pieces];
     }
-    Score total = trace.material + trace.mobility + trace.kingSafety + trace.pieces;
-    int value = (total.mg() * trace.phase + total.eg() * (PhaseMax - trace.phase)) / PhaseMax;
-    trace.scaled = value > 0 ? endgameScale(pos, Color::Red) : value < 0 ? endgameScale(pos, Color::Black) : 64;
-    value = value * trace.scaled / 64;
-    trace.total = value;
-    return pos.sideToMove() == Color::Red ? value + EvalTempo : -value + EvalTempo;
+    const Score total = trace.material + trace.mobility + trace.kingSafety + trace.pieces;
+    return finish(pos, total, trace.phase, &trace.scaled, &trace.total);
 }
 
 Value evaluate(const Position& pos, Knowledge knowledge) {

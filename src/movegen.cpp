@@ -30,39 +30,63 @@ void generate(const Position& pos, MoveList& list) {
     Move* out = list.moves + list.size;
 
     // Rooks and cannons slide; a rook captures the first piece it meets, a
-    // cannon the first one behind exactly one screen.
-    {
+    // cannon the first one behind exactly one screen. Captures alone need no
+    // walk: the row/column occupancy gives those pieces directly.
+    if constexpr (Type == GenType::Captures) {
         const Piece rook = makePiece(us, PieceType::Rook);
         const Square* sqs = pos.squares(rook);
         for (int i = 0, n = pos.count(rook); i < n; ++i) {
-            Square from = sqs[i];
-            for (int dir : OrthogonalSteps) {
-                Square to = from + dir;
-                while (pos.isEmpty(to)) {
-                    if constexpr (Type != GenType::Captures) *out++ = Move(from, to);
-                    to += dir;
+            const Square from = sqs[i];
+            forEachDirection([&](auto dir) {
+                const Square to = pos.nextOccupied<dir()>(from);
+                if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
+            });
+        }
+        const Piece cannon = makePiece(us, PieceType::Cannon);
+        sqs = pos.squares(cannon);
+        for (int i = 0, n = pos.count(cannon); i < n; ++i) {
+            const Square from = sqs[i];
+            forEachDirection([&](auto dir) {
+                const Square screen = pos.nextOccupied<dir()>(from);
+                if (pos.pieceOn(screen) == Piece::OffBoard) return;
+                const Square to = pos.nextOccupied<dir()>(screen);
+                if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
+            });
+        }
+    } else {
+        {
+            const Piece rook = makePiece(us, PieceType::Rook);
+            const Square* sqs = pos.squares(rook);
+            for (int i = 0, n = pos.count(rook); i < n; ++i) {
+                Square from = sqs[i];
+                for (int dir : OrthogonalSteps) {
+                    Square to = from + dir;
+                    while (pos.isEmpty(to)) {
+                        *out++ = Move(from, to);
+                        to += dir;
+                    }
+                    if constexpr (Type != GenType::Quiets)
+                        if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
                 }
-                if constexpr (Type != GenType::Quiets)
-                    if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
             }
         }
-    }
-    {
-        const Piece cannon = makePiece(us, PieceType::Cannon);
-        const Square* sqs = pos.squares(cannon);
-        for (int i = 0, n = pos.count(cannon); i < n; ++i) {
-            Square from = sqs[i];
-            for (int dir : OrthogonalSteps) {
-                Square to = from + dir;
-                while (pos.isEmpty(to)) {
-                    if constexpr (Type != GenType::Captures) *out++ = Move(from, to);
-                    to += dir;
-                }
-                if constexpr (Type != GenType::Quiets) {
-                    if (pos.pieceOn(to) == Piece::OffBoard) continue;
-                    to += dir;  // jump the screen
-                    while (pos.isEmpty(to)) to += dir;
-                    if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
+        {
+            const Piece cannon = makePiece(us, PieceType::Cannon);
+            const Square* sqs = pos.squares(cannon);
+            for (int i = 0, n = pos.count(cannon); i < n; ++i) {
+                Square from = sqs[i];
+                for (int dir : OrthogonalSteps) {
+                    Square to = from + dir;
+                    while (pos.isEmpty(to)) {
+                        *out++ = Move(from, to);
+                        to += dir;
+                    }
+                    if constexpr (Type != GenType::Quiets) {
+                        if (pos.pieceOn(to) == Piece::OffBoard) continue;
+                        to += dir;  // jump the screen
+                        while (pos.isEmpty(to)) to += dir;
+                        if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
+                    }
                 }
             }
         }

@@ -97,6 +97,8 @@ void Position::clear() {
     for (auto& list : lists_) list.fill(Square::None);
     counts_.fill(0);
     listIndex_.fill(0);
+    rowOcc_.fill(0);
+    colOcc_.fill(0);
     side_ = Color::Red;
     gamePly_ = 0;
     history_.clear();
@@ -107,6 +109,7 @@ void Position::clear() {
 void Position::putPiece(Piece p, Square s) {
     int pi = pieceIndex(p);
     board_[index(s)] = p;
+    toggleOccupancy(s);
     listIndex_[index(s)] = counts_[pi];
     lists_[pi][counts_[pi]++] = s;
 }
@@ -120,12 +123,15 @@ void Position::removePiece(Square s) {
     lists_[pi][slot] = last;
     listIndex_[index(last)] = uint8_t(slot);
     board_[index(s)] = Piece::Empty;
+    toggleOccupancy(s);
 }
 
 void Position::movePiece(Square from, Square to) {
     Piece p = board_[index(from)];
     board_[index(to)] = p;
     board_[index(from)] = Piece::Empty;
+    toggleOccupancy(from);
+    toggleOccupancy(to);
     int slot = listIndex_[index(from)];
     lists_[pieceIndex(p)][slot] = to;
     listIndex_[index(to)] = uint8_t(slot);
@@ -296,6 +302,8 @@ bool Position::isConsistent() const {
             continue;
         }
         if (p == Piece::OffBoard) return false;
+        const bool occupied = (rowOcc_[sq >> 4] >> (sq & 15)) & 1;
+        if (occupied != isPiece(p) || occupied != bool((colOcc_[sq & 15] >> (sq >> 4)) & 1)) return false;
         if (!isPiece(p)) continue;
         psq += psqt::value(p, Square(sq));
         int pi = pieceIndex(p);
@@ -312,9 +320,8 @@ bool Position::isConsistent() const {
 
 bool Position::squareAttackedByKingRules(Square s, Color by) const {
     if (attackedByPawnOrHorse(s, by)) return true;
-    for (int dir : OrthogonalSteps)
-        if (lineAttacked(s, dir, by)) return true;
-    return false;
+    return lineAttacked(s, Up, by) || lineAttacked(s, Down, by) || lineAttacked(s, Right, by) ||
+           lineAttacked(s, Left, by);
 }
 
 bool Position::attackedByPawnOrHorse(Square s, Color by) const {
@@ -339,17 +346,13 @@ bool Position::kingStepSafe(Square to, int dir) const {
 }
 
 bool Position::lineAttacked(Square k, int dir, Color by) const {
-    const auto& b = board_;
-    Square t = k + dir;
-    while (b[index(t)] == Piece::Empty) t += dir;
-    const Piece first = b[index(t)];
+    const Square t = nextOccupied(k, dir);
+    const Piece first = board_[index(t)];
     if (first == makePiece(by, PieceType::Rook)) return true;
     if (first == Piece::OffBoard) return false;
     // Facing kings: the enemy king "attacks" along an open file.
     if (first == makePiece(by, PieceType::King) && (dir == Up || dir == Down)) return true;
-    t += dir;
-    while (b[index(t)] == Piece::Empty) t += dir;
-    return b[index(t)] == makePiece(by, PieceType::Cannon);
+    return board_[index(nextOccupied(t, dir))] == makePiece(by, PieceType::Cannon);
 }
 
 bool Position::checkAfterMove(Square from, Square to, Color us) const {
@@ -378,56 +381,6 @@ bool Position::attacksOffLine(Piece pc, Square s, Square k) const {
     }
 }
 
-bool Position::isAttacked(Square s, Color by) const {
-    const auto& b = board_;
-    const Piece horse = makePiece(by, PieceType::Horse);
-    const Piece rook = makePiece(by, PieceType::Rook);
-    const Piece cannon = makePiece(by, PieceType::Cannon);
-    const Piece pawn = makePiece(by, PieceType::Pawn);
-
-    if (b[index(s - forward(by))] == pawn) return true;
-    if (crossedRiver(s, by) && (b[index(s + Left)] == pawn || b[index(s + Right)] == pawn)) return true;
-    for (const Jump& j : HorseAttacks)
-        if (b[index(s + j.to)] == horse && b[index(s + j.block)] == Piece::Empty) return true;
-    for (int dir : OrthogonalSteps) {
-        Square t = s + dir;
-        while (b[index(t)] == Piece::Empty) t += dir;
-        if (b[index(t)] == rook) return true;
-        if (b[index(t)] == Piece::OffBoard) continue;
-        t += dir;
-        while (b[index(t)] == Piece::Empty) t += dir;
-        if (b[index(t)] == cannon) return true;
-    }
-    // Defenders that never leave home: king and advisors in the palace,
-    // elephants on their own half.
-    if (inPalace(s, by)) {
-        const Piece king = makePiece(by, PieceType::King);
-        const Piece advisor = makePiece(by, PieceType::Advisor);
-        for (int d : OrthogonalSteps)
-            if (b[index(s + d)] == king) return true;
-        for (int d : DiagonalSteps)
-            if (b[index(s + d)] == advisor) return true;
-    }
-    if (inOwnHalf(s, by)) {
-        const Piece elephant = makePiece(by, PieceType::Elephant);
-        for (const Jump& j : ElephantJumps)
-            if (b[index(s + j.to)] == elephant && b[index(s + j.block)] == Piece::Empty) return true;
-    }
-    return false;
-}
-
-bool Position::destinationAttacked(Move m) const {
-    Square from = m.from(), to = m.to();
-    Piece pc = board_[index(from)];
-    Piece captured = board_[index(to)];
-    board_[index(to)] = pc;
-    board_[index(from)] = Piece::Empty;
-    bool attacked = isAttacked(to, ~colorOf(pc));
-    board_[index(from)] = pc;
-    board_[index(to)] = captured;
-    return attacked;
-}
-
 Square Position::leastValuableAttacker(Square s, Color by) const {
     const auto& b = board_;
     const Piece pawn = makePiece(by, PieceType::Pawn);
@@ -451,16 +404,16 @@ Square Position::leastValuableAttacker(Square s, Color by) const {
         if (b[index(s + j.to)] == horse && b[index(s + j.block)] == Piece::Empty) return s + j.to;
     // Lines: a cannon behind one screen is cheaper than a rook in front.
     const Piece rook = makePiece(by, PieceType::Rook), cannon = makePiece(by, PieceType::Cannon);
-    Square rookAt = Square::None;
-    for (int dir : OrthogonalSteps) {
-        Square t = s + dir;
-        while (b[index(t)] == Piece::Empty) t += dir;
-        if (b[index(t)] == Piece::OffBoard) continue;
+    Square rookAt = Square::None, cannonAt = Square::None;
+    forEachDirection([&](auto dir) {
+        if (cannonAt != Square::None) return;
+        const Square t = nextOccupied<dir()>(s);
+        if (b[index(t)] == Piece::OffBoard) return;
         if (b[index(t)] == rook) rookAt = t;
-        t += dir;
-        while (b[index(t)] == Piece::Empty) t += dir;
-        if (b[index(t)] == cannon) return t;
-    }
+        const Square u = nextOccupied<dir()>(t);
+        if (b[index(u)] == cannon) cannonAt = u;
+    });
+    if (cannonAt != Square::None) return cannonAt;
     if (rookAt != Square::None) return rookAt;
     if (inPalace(s, by)) {
         const Piece king = makePiece(by, PieceType::King);
@@ -489,6 +442,7 @@ bool Position::seeGe(Move m, int threshold) const {
         removed[removedCount] = sq;
         removedPiece[removedCount++] = board_[index(sq)];
         board_[index(sq)] = Piece::Empty;
+        toggleOccupancy(sq);
     };
     lift(from);
     Color stm = colorOf(mover);
@@ -511,6 +465,7 @@ bool Position::seeGe(Move m, int threshold) const {
     while (removedCount > 0) {
         --removedCount;
         board_[index(removed[removedCount])] = removedPiece[removedCount];
+        toggleOccupancy(removed[removedCount]);
     }
     return result;
 }
@@ -564,6 +519,7 @@ bool Position::keepsKingSafe(Move m) const {
     bool attacked;
     board_[index(to)] = pc;
     board_[index(from)] = Piece::Empty;
+    toggleMoveOccupancy(from, to, captured);
     if (from == ksq || inCheck()) {
         // Rare enough for the full attack test.
         attacked = squareAttackedByKingRules(from == ksq ? to : ksq, ~side_);
@@ -578,6 +534,7 @@ bool Position::keepsKingSafe(Move m) const {
     }
     board_[index(from)] = pc;
     board_[index(to)] = captured;
+    toggleMoveOccupancy(from, to, captured);
     return !attacked;
 }
 
@@ -626,9 +583,11 @@ bool Position::givesCheck(Move m) const {
     if (!fromRel.line && !fromRel.leg && !toRel.line) return attacksOffLine(pc, to, ek);
     board_[index(to)] = pc;
     board_[index(from)] = Piece::Empty;
+    toggleMoveOccupancy(from, to, captured);
     const bool check = checkAfterMove(from, to, side_);
     board_[index(from)] = pc;
     board_[index(to)] = captured;
+    toggleMoveOccupancy(from, to, captured);
     return check;
 }
 

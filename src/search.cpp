@@ -362,12 +362,15 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
         return hit.value;
 
     Value best, standPat = -ValueInfinite;
+    bool exactEval = true;  // standPat is the full evaluation, not a lazy bound
     if (inCheck) {
         best = -ValueInfinite;
     } else {
-        standPat = ttHit ? hit.eval : evaluate(pos_, options_.knowledge);
+        standPat = ttHit && hit.eval != EvalUnknown ? hit.eval
+                                                   : evaluateLazy(pos_, alpha, beta, options_.knowledge, exactEval);
         if (standPat >= beta) {
-            if (!ttHit) tt.store(pos_.key(), ply, Move::none(), standPat, standPat, -1, Bound::Lower);
+            if (!ttHit)
+                tt.store(pos_.key(), ply, Move::none(), standPat, exactEval ? standPat : EvalUnknown, -1, Bound::Lower);
             return standPat;
         }
         alpha = std::max(alpha, standPat);
@@ -408,7 +411,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     if (inCheck && legalMoves == 0) return matedIn(ply);  // mated (stalemate is a loss too)
 
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
-    tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : standPat, 0, bound);
+    tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : exactEval ? standPat : EvalUnknown, 0, bound);
     return best;
 }
 
@@ -443,7 +446,9 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         return hit.value;
 
     // Step 4. Static evaluation.
-    Value staticEval = inCheck ? -ValueInfinite : ttHit ? hit.eval : evaluate(pos_, options_.knowledge);
+    Value staticEval = inCheck                              ? -ValueInfinite
+                       : ttHit && hit.eval != EvalUnknown ? hit.eval
+                                                          : evaluate(pos_, options_.knowledge);
     frames_[ply].staticEval = staticEval;
     const Pruning pruning = options_.pruning;
 
@@ -495,8 +500,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     const Value oldAlpha = alpha;
     Value best = -ValueInfinite;
     Move bestMove, bestSeen;  // bestSeen: highest-scoring move even in a fail-low
-    Move quiets[MaxMoves];
-    int quietCount = 0, moveCount = 0;
+    MoveList quiets;  // quiet moves searched here (unfilled storage, like every move list)
+    int moveCount = 0;
     killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
 
     const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
@@ -562,7 +567,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 alpha = v;
             }
         }
-        if (!capture && quietCount < MaxMoves) quiets[quietCount++] = m;
+        if (!capture && quiets.size < MaxMoves) quiets.push(m);
     }
 
     // Step 9. No legal move: mate and stalemate both lose.
@@ -570,7 +575,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     // Step 10. History, killers and the TT.
     if (best >= beta && pos_.isEmpty(bestMove.to()))
-        updateQuietStats(ply, bestMove, depth, quiets, quietCount);
+        updateQuietStats(ply, bestMove, depth, quiets.moves, quiets.size);
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
     tt.store(pos_.key(), ply, bestMove ? bestMove : bestSeen, best, inCheck ? 0 : staticEval, depth, bound);
     return best;

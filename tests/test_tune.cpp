@@ -182,3 +182,35 @@ TEST_CASE("the shipped weights header is exactly what the tuner writes", "[tune]
     text << in.rdbuf();
     CHECK(text.str() == tune::formatEvalWeights(DefaultEvalParams));
 }
+
+TEST_CASE("lazy evaluation: the full value inside the margin, a bound outside the window otherwise", "[eval]") {
+    int lazy = 0, full = 0;
+    for (const Position& p : evalTestPositions()) {
+        const Value v = evaluate(p);
+        INFO(p.fen() << " eval " << v);
+        bool exact = false;
+        // An open window never allows a shortcut.
+        REQUIRE(evaluateLazy(p, -ValueInfinite, ValueInfinite, Knowledge::Large, exact) == v);
+        REQUIRE(exact);
+        for (Value alpha : {-900, -400, -100, 0, 100, 400, 900}) {
+            const Value beta = alpha + 1;
+            const Value w = evaluateLazy(p, alpha, beta, Knowledge::Large, exact);
+            if (exact) {
+                REQUIRE(w == v);
+                ++full;
+            } else {
+                // The shortcut answers the window test on its own...
+                REQUIRE((w >= beta || w <= alpha));
+                // ...with the rough value moved LazyMargin toward the window.
+                const Value rough = evaluate(p, Knowledge::Small);
+                REQUIRE(w == (w >= beta ? rough - LazyMargin : rough + LazyMargin));
+                ++lazy;
+            }
+        }
+        // Knowledge below Medium has nothing to skip.
+        REQUIRE(evaluateLazy(p, 0, 1, Knowledge::Small, exact) == evaluate(p, Knowledge::Small));
+        REQUIRE(exact);
+    }
+    CHECK(lazy > 0);
+    CHECK(full > 0);
+}

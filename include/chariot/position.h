@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -55,18 +56,45 @@ public:
     Move lastMove() const { return state().move; }
     Piece lastCaptured() const { return state().captured; }
 
+    // The first occupied square beyond s in direction Dir (one of Up, Down,
+    // Right, Left), or the off-board square just past the edge: what walking
+    // the empty squares would stop on, read from the row/column occupancy.
+    // (isLegal, givesCheck and seeGe, which move pieces on board_ for a
+    // moment, update the occupancy with it.)
+    template <int Dir>
+    Square nextOccupied(Square s) const {
+        const unsigned i = index(s), row = i >> 4, col = i & 15;
+        if constexpr (Dir == Right) {
+            const unsigned m = unsigned(rowOcc_[row]) >> (col + 1);
+            return Square(m ? i + 1 + unsigned(std::countr_zero(m)) : (i & 0xF0) | 12);
+        } else if constexpr (Dir == Left) {
+            const unsigned m = rowOcc_[row] & ((1u << col) - 1);
+            return Square(m ? (i & 0xF0) | unsigned(std::bit_width(m) - 1) : (i & 0xF0) | 2);
+        } else if constexpr (Dir == Up) {
+            const unsigned m = unsigned(colOcc_[col]) >> (row + 1);
+            return Square(m ? i + 16 * (1 + unsigned(std::countr_zero(m))) : 13 * 16 + col);
+        } else {
+            static_assert(Dir == Down);
+            const unsigned m = colOcc_[col] & ((1u << row) - 1);
+            return Square(m ? unsigned(std::bit_width(m) - 1) * 16 + col : 2 * 16 + col);
+        }
+    }
+
+    // The same with the direction known only at run time.
+    Square nextOccupied(Square s, int dir) const {
+        switch (dir) {
+            case Up: return nextOccupied<Up>(s);
+            case Down: return nextOccupied<Down>(s);
+            case Right: return nextOccupied<Right>(s);
+            default: return nextOccupied<Left>(s);
+        }
+    }
+
     // --- attacks ---------------------------------------------------------
     // Is the king of colour c attacked (facing kings included)?
     bool kingAttacked(Color c) const { return squareAttackedByKingRules(kingSquare(c), ~c); }
     // Would a king of ~by standing on s be attacked by colour `by`?
     bool squareAttackedByKingRules(Square s, Color by) const;
-
-    // Is square s attacked by any piece of colour `by` (kings and officers
-    // included, no facing-kings rule)? Used to tell defended pieces.
-    bool isAttacked(Square s, Color by) const;
-    // Would the piece moving in m stand on an attacked square afterwards
-    // (x-rays through its origin included)? For cheap exchange estimates.
-    bool destinationAttacked(Move m) const;
 
     // Static exchange evaluation: does the exchange sequence started by m on
     // m.to() (each side recapturing with its least valuable piece, either
@@ -215,6 +243,20 @@ private:
     std::array<std::array<Square, 5>, PieceIndexCount> lists_{};
     std::array<uint8_t, PieceIndexCount> counts_{};
     std::array<uint8_t, BoardSize> listIndex_{};
+    // Occupancy by row and by column of the padded board: bit c of rowOcc_[r]
+    // and bit r of colOcc_[c] stand for square r * 16 + c holding a piece.
+    // Mutable like board_: the attack tests that try a move in place keep them in step.
+    mutable std::array<uint16_t, 16> rowOcc_{};
+    mutable std::array<uint16_t, 16> colOcc_{};
+    void toggleOccupancy(Square s) const {
+        rowOcc_[index(s) >> 4] ^= uint16_t(1u << (index(s) & 15));
+        colOcc_[index(s) & 15] ^= uint16_t(1u << (index(s) >> 4));
+    }
+    // A move from -> to (capturing `captured`, maybe Empty) tried in place, or taken back.
+    void toggleMoveOccupancy(Square from, Square to, Piece captured) const {
+        toggleOccupancy(from);
+        if (captured == Piece::Empty) toggleOccupancy(to);
+    }
     Color side_ = Color::Red;
     int gamePly_ = 0;
     std::vector<State> history_;

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 
 #include "chariot/types.h"
 
@@ -53,6 +54,15 @@ constexpr bool crossedRiver(Square s, Color c) {
 
 // Step offsets.
 inline constexpr int OrthogonalSteps[4] = {Up, Down, Right, Left};
+// Calls f(std::integral_constant<int, Dir>{}) for the four orthogonal directions
+// in OrthogonalSteps order, for code that wants Dir at compile time.
+template <typename F>
+constexpr void forEachDirection(F&& f) {
+    f(std::integral_constant<int, Up>{});
+    f(std::integral_constant<int, Down>{});
+    f(std::integral_constant<int, Right>{});
+    f(std::integral_constant<int, Left>{});
+}
 inline constexpr int DiagonalSteps[4] = {Up + Right, Up + Left, Down + Right, Down + Left};
 
 // Horse: eight jumps, each with the leg square (relative to the horse) that blocks it.

@@ -13,6 +13,9 @@ namespace chariot {
 
 enum class Bound : uint8_t { None = 0, Upper = 1, Lower = 2, Exact = 3 };
 
+// Stored as an entry's static evaluation when none was computed (a lazy one).
+constexpr Value EvalUnknown = -ValueInfinite;
+
 struct TTHit {
     Move move;
     Value value = 0;     // already adjusted to the probing ply
