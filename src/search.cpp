@@ -484,14 +484,10 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         }
     }
 
-    // Step 7. Internal iterative deepening for PV nodes without a TT move.
-    Move firstMove = ttMove;
-    if (PvNode && !ttMove && depth >= 5) {
-        search<true>(alpha, beta, depth - 3, ply, false);
-        TTHit iid;
-        if (tt.probe(pos_.key(), ply, iid)) firstMove = iid.move;
-        if (PvNode) pvLength_[ply] = ply;
-    }
+    // Step 7. Internal iterative reduction: a PV or cut node without a TT
+    // move is searched one ply shallower (its move ordering is a guess).
+    const Move firstMove = ttMove;
+    if ((PvNode || cutNode) && !ttMove && depth >= 4) --depth;
 
     // Step 8. The move loop.
     const int prevSlot = frames_[ply - 1].contSlot;
