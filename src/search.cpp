@@ -34,7 +34,7 @@ struct Reductions {
     std::array<std::array<int8_t, 64>, 64> table{};
     Reductions() {
         for (int d = 1; d < 64; ++d)
-            for (int m = 1; m < 64; ++m) table[d][m] = int8_t(0.8 + std::log(d) * std::log(m) / 2.3);
+            for (int m = 1; m < 64; ++m) table[d][m] = int8_t(0.8 + std::log(d) * std::log(m) / 2.0);
     }
     int operator()(int depth, int moveCount) const { return table[std::min(depth, 63)][std::min(moveCount, 63)]; }
 };
