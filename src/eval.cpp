@@ -201,38 +201,27 @@ bool nullMoveSafe(const Position& pos) {
 
 namespace {
 
-// Taper, endgame scale and tempo: red's mg/eg sum to the side to move's value.
-Value finish(const Position& pos, Score total, int phase, int* scaledOut = nullptr, Value* redOut = nullptr) {
-    int value = (total.mg() * phase + total.eg() * (PhaseMax - phase)) / PhaseMax;
-    const int scaled = value > 0 ? endgameScale(pos, Color::Red) : value < 0 ? endgameScale(pos, Color::Black) : 64;
+// Taper between middlegame and endgame, the endgame scale of the side ahead
+// (scaleFor(colour)) and tempo: red's mg/eg sums to the side to move's value.
+template <typename ScaleFor>
+Value finish(int mg, int eg, int phase, Color sideToMove, ScaleFor scaleFor, int* scaledOut = nullptr,
+             Value* redOut = nullptr) {
+    int value = (mg * phase + eg * (PhaseMax - phase)) / PhaseMax;
+    const int scaled = value > 0 ? scaleFor(Color::Red) : value < 0 ? scaleFor(Color::Black) : 64;
     value = value * scaled / 64;
     if (scaledOut) *scaledOut = scaled;
     if (redOut) *redOut = value;
-    return pos.sideToMove() == Color::Red ? value + EvalTempo : -value + EvalTempo;
+    return sideToMove == Color::Red ? value + EvalTempo : -value + EvalTempo;
+}
+Value finish(const Position& pos, Score total, int phase, int* scaledOut = nullptr, Value* redOut = nullptr) {
+    return finish(total.mg(), total.eg(), phase, pos.sideToMove(), [&](Color c) { return endgameScale(pos, c); },
+                  scaledOut, redOut);
 }
 
-}  // namespace
-
-Value evaluateLazy(const Position& pos, Value alpha, Value beta, Knowledge knowledge, bool& exact) {
-    exact = true;
-    if (knowledge < Knowledge::Medium) return evaluate(pos, knowledge);
-    const int phase = phaseOf(pos);
-    const Value rough = finish(pos, pos.psq(), phase);
-    exact = false;
-    if (rough - LazyMargin >= beta) return rough - LazyMargin;
-    if (rough + LazyMargin <= alpha) return rough + LazyMargin;
-    exact = true;
-    SideTerms red, black;
-    evaluateSide(pos, Color::Red, knowledge, red);
-    evaluateSide(pos, Color::Black, knowledge, black);
-    Score total = pos.psq();
-    for (int t = 0; t < TermCount; ++t) total += red.term[t] - black.term[t];
-    return finish(pos, total, phase);
-}
-
-Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
+// evaluate() with the phase already known.
+Value evaluateWithPhase(const Position& pos, EvalTrace& trace, Knowledge knowledge, int phase) {
     trace = EvalTrace{};
-    trace.phase = phaseOf(pos);
+    trace.phase = phase;
     if (knowledge == Knowledge::None) {
         Score material;
         for (Color c : {Color::Red, Color::Black})
@@ -254,6 +243,25 @@ Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
     }
     const Score total = trace.material + trace.mobility + trace.kingSafety + trace.pieces;
     return finish(pos, total, trace.phase, &trace.scaled, &trace.total);
+}
+
+}  // namespace
+
+Value evaluateLazy(const Position& pos, Value alpha, Value beta, Knowledge knowledge, bool& exact) {
+    exact = true;
+    if (knowledge < Knowledge::Medium) return evaluate(pos, knowledge);
+    const int phase = phaseOf(pos);
+    const Value rough = finish(pos, pos.psq(), phase);
+    exact = false;
+    if (rough - LazyMargin >= beta) return rough - LazyMargin;
+    if (rough + LazyMargin <= alpha) return rough + LazyMargin;
+    exact = true;
+    EvalTrace trace;
+    return evaluateWithPhase(pos, trace, knowledge, phase);
+}
+
+Value evaluate(const Position& pos, EvalTrace& trace, Knowledge knowledge) {
+    return evaluateWithPhase(pos, trace, knowledge, phaseOf(pos));
 }
 
 Value evaluate(const Position& pos, Knowledge knowledge) {
@@ -310,9 +318,8 @@ Value evaluateLinear(const EvalLinear& lin, const EvalParams& params) {
         mg += lin.coef[i] * w[i].mg();
         eg += lin.coef[i] * w[i].eg();
     }
-    int value = (mg * lin.phase + eg * (PhaseMax - lin.phase)) / PhaseMax;
-    value = value * (value > 0 ? lin.scaleRed : value < 0 ? lin.scaleBlack : 64) / 64;
-    return lin.sideToMove == Color::Red ? value + EvalTempo : -value + EvalTempo;
+    return finish(mg, eg, lin.phase, lin.sideToMove,
+                  [&](Color c) { return c == Color::Red ? lin.scaleRed : lin.scaleBlack; });
 }
 
 std::string paramName(int i) {

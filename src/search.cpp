@@ -363,14 +363,15 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
 
     Value best, standPat = -ValueInfinite;
     bool exactEval = true;  // standPat is the full evaluation, not a lazy bound
+    Value storedEval = 0;   // what the TT keeps as this node's static eval (0 in check)
     if (inCheck) {
         best = -ValueInfinite;
     } else {
         standPat = ttHit && hit.eval != EvalUnknown ? hit.eval
                                                    : evaluateLazy(pos_, alpha, beta, options_.knowledge, exactEval);
+        storedEval = exactEval ? standPat : EvalUnknown;
         if (standPat >= beta) {
-            if (!ttHit)
-                tt.store(pos_.key(), ply, Move::none(), standPat, exactEval ? standPat : EvalUnknown, -1, Bound::Lower);
+            if (!ttHit) tt.store(pos_.key(), ply, Move::none(), standPat, storedEval, -1, Bound::Lower);
             return standPat;
         }
         alpha = std::max(alpha, standPat);
@@ -411,7 +412,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     if (inCheck && legalMoves == 0) return matedIn(ply);  // mated (stalemate is a loss too)
 
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
-    tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : exactEval ? standPat : EvalUnknown, 0, bound);
+    tt.store(pos_.key(), ply, bestMove, best, storedEval, 0, bound);
     return best;
 }
 
@@ -486,12 +487,11 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     // Step 7. Internal iterative reduction: a PV or cut node without a TT
     // move is searched one ply shallower (its move ordering is a guess).
-    const Move firstMove = ttMove;
     if ((PvNode || cutNode) && !ttMove && depth >= 4) --depth;
 
     // Step 8. The move loop.
     const int prevSlot = frames_[ply - 1].contSlot;
-    MovePicker picker(pos_, firstMove, killers_[ply], prevSlot >= 0 ? counterMoves_[size_t(prevSlot)] : Move::none(),
+    MovePicker picker(pos_, ttMove, killers_[ply], prevSlot >= 0 ? counterMoves_[size_t(prevSlot)] : Move::none(),
                       {history_, contRow(ply, 1), contRow(ply, 2)}, false);
     const Value oldAlpha = alpha;
     Value best = -ValueInfinite;
