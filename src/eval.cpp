@@ -15,25 +15,6 @@ namespace {
 // are not weights (they pick table rows rather than add up linearly) --------
 constexpr const EvalParams& W = DefaultEvalParams;
 constexpr int PhaseWeight[PieceTypeCount] = {0, 0, 0, 3, 6, 3, 0};  // horses, rooks, cannons
-constexpr int AttackUnits[PieceTypeCount] = {0, 0, 0, 2, 3, 2, 1};
-
-// King-safety attack units of an enemy piece of type t on s, against the king
-// of colour `us`: full weight in our half (pawns only on the middle files),
-// half weight for rooks and cannons still across the river (they get over fast).
-constexpr int attackUnits(Color us, PieceType t, Square s) {
-    if (!inOwnHalf(s, us)) return t == PieceType::Rook || t == PieceType::Cannon ? AttackUnits[int(t)] / 2 : 0;
-    if (t == PieceType::Pawn && (fileOf(s) < 2 || fileOf(s) > 6)) return 0;
-    return AttackUnits[int(t)];
-}
-constexpr auto makeAttackUnitsOn() {
-    std::array<std::array<std::array<uint8_t, BoardSize>, PieceTypeCount>, 2> table{};
-    for (Color us : {Color::Red, Color::Black})
-        for (int t = 0; t < PieceTypeCount; ++t)
-            for (int s = 0; s < BoardSize; ++s)
-                if (inBoard(Square(s))) table[index(us)][t][s] = uint8_t(attackUnits(us, PieceType(t), Square(s)));
-    return table;
-}
-constexpr auto AttackUnitsOn = makeAttackUnitsOn();
 
 // Rook/cannon quiet squares and the first piece met (or the off-board square
 // past the edge) going from `from` in direction Dir.
@@ -132,18 +113,8 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
         if (pos.pieceOn(third) == enemyCannon) t.add(KingSafety, W.cannonTwoScreens, -1);
     });
 
-    int units = 0;
-    auto addUnits = [&](PieceType type) {
-        const Piece p = makePiece(them, type);
-        const uint8_t* table = AttackUnitsOn[index(us)][int(type)].data();
-        const Square* squares = pos.squares(p);
-        for (int i = 0, n = pos.count(p); i < n; ++i) units += table[index(squares[i])];
-    };
-    addUnits(PieceType::Rook);
-    addUnits(PieceType::Horse);
-    addUnits(PieceType::Cannon);
-    addUnits(PieceType::Pawn);
-    units = std::min(units, 15);
+    // Attackers in our half (psqt::attackUnits, summed by the position).
+    const int units = std::min(pos.attackUnits(us), 15);
     const int missingAdvisors = 2 - pos.count(us, PieceType::Advisor);
     const int missingElephants = 2 - pos.count(us, PieceType::Elephant);
     t.add(KingSafety, W.kingDanger[units], -1);

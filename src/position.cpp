@@ -103,7 +103,7 @@ void Position::clear() {
     gamePly_ = 0;
     history_.clear();
     history_.reserve(1024);
-    history_.push_back(State{0, Score(), Move::none(), Piece::Empty, false, 0, 0});
+    history_.push_back(State{0, Score(), Move::none(), Piece::Empty, false, 0, 0, {}});
 }
 
 void Position::putPiece(Piece p, Square s) {
@@ -199,9 +199,7 @@ std::optional<std::string> Position::setFen(std::string_view fen) {
     if (auto error = p.validate()) return error;
 
     State& st = p.history_.back();
-    st.key = p.computeKey();
-    for (int sq = 0; sq < BoardSize; ++sq)
-        if (isPiece(p.board_[sq])) st.psq += psqt::value(p.board_[sq], Square(sq));
+    p.initIncremental(st);
     st.inCheck = p.kingAttacked(p.side_);
     st.rule60 = int16_t(halfmove);
     st.pliesFromNull = 0;
@@ -292,6 +290,18 @@ uint64_t Position::computeKey() const {
     return key;
 }
 
+void Position::initIncremental(State& st) const {
+    st.key = computeKey();
+    st.psq = Score{};
+    st.attackUnits = {};
+    for (int sq = 0; sq < BoardSize; ++sq) {
+        const Piece p = board_[sq];
+        if (!isPiece(p)) continue;
+        st.psq += psqt::value(p, Square(sq));
+        st.attackUnits[index(~colorOf(p))] += uint8_t(psqt::attackUnits(p, Square(sq)));
+    }
+}
+
 bool Position::isConsistent() const {
     Score psq;
     std::array<uint8_t, PieceIndexCount> counts{};
@@ -310,7 +320,10 @@ bool Position::isConsistent() const {
         ++counts[pi];
         if (listIndex_[sq] >= counts_[pi] || lists_[pi][listIndex_[sq]] != Square(sq)) return false;
     }
+    State fresh{};
+    initIncremental(fresh);
     return counts == counts_ && psq == state().psq && computeKey() == state().key &&
+           fresh.attackUnits == state().attackUnits &&
            inCheck() == kingAttacked(side_) && count(Color::Red, PieceType::King) == 1 &&
            count(Color::Black, PieceType::King) == 1;
 }
@@ -608,15 +621,18 @@ void Position::makeMove(Move m) {
     // The counters saturate: 32767 plies without a capture must not wrap them negative.
     State next{prev.key ^ Zobrist.blackToMove, prev.psq, m, captured, false,
                int16_t(prev.rule60 + (prev.rule60 < INT16_MAX)),
-               int16_t(prev.pliesFromNull + (prev.pliesFromNull < INT16_MAX))};
+               int16_t(prev.pliesFromNull + (prev.pliesFromNull < INT16_MAX)), prev.attackUnits};
+    const Color us = colorOf(pc);
     if (captured != Piece::Empty) {
         next.key ^= zobrist(captured, to);
         next.psq -= psqt::value(captured, to);
+        next.attackUnits[index(us)] -= uint8_t(psqt::attackUnits(captured, to));
         next.rule60 = 0;
         removePiece(to);
     }
     next.key ^= zobrist(pc, from) ^ zobrist(pc, to);
     next.psq += psqt::value(pc, to) - psqt::value(pc, from);
+    next.attackUnits[index(~us)] += uint8_t(psqt::attackUnits(pc, to) - psqt::attackUnits(pc, from));
     movePiece(from, to);
     side_ = ~side_;
     ++gamePly_;
@@ -639,7 +655,8 @@ void Position::unmakeMove() {
 
 void Position::makeNullMove() {
     const State& prev = history_.back();
-    State next{prev.key ^ Zobrist.blackToMove, prev.psq, Move::null(), Piece::Empty, false, prev.rule60, 0};
+    State next{prev.key ^ Zobrist.blackToMove, prev.psq, Move::null(), Piece::Empty, false, prev.rule60, 0,
+               prev.attackUnits};
     side_ = ~side_;
     ++gamePly_;
     history_.push_back(next);
@@ -704,9 +721,7 @@ Position Position::mirrored() const {
     for (int sq = 0; sq < BoardSize; ++sq)
         if (isPiece(board_[sq])) p.putPiece(board_[sq], mirrorSquare(Square(sq)));
     State& st = p.history_.back();
-    st.key = p.computeKey();
-    for (int sq = 0; sq < BoardSize; ++sq)
-        if (isPiece(p.board_[sq])) st.psq += psqt::value(p.board_[sq], Square(sq));
+    p.initIncremental(st);
     st.inCheck = inCheck();
     st.rule60 = state().rule60;
     p.gamePly_ = gamePly_;

@@ -47,6 +47,8 @@ public:
     const Square* squares(Piece p) const { return lists_[pieceIndex(p)].data(); }
     uint64_t key() const { return state().key; }
     Score psq() const { return state().psq; }  // red minus black
+    // Sum of psqt::attackUnits of the pieces attacking c's king.
+    int attackUnits(Color c) const { return state().attackUnits[index(c)]; }
     bool inCheck() const { return state().inCheck; }
     // Plies since the last capture (the no-capture rule counter).
     int rule60() const { return state().rule60; }
@@ -197,6 +199,7 @@ private:
         bool inCheck;       // the side to move is in check here
         int16_t rule60;     // plies since the last capture
         int16_t pliesFromNull;
+        std::array<uint8_t, 2> attackUnits;  // psqt::attackUnits against the red and the black king
     };
 
     // Is the king on k attacked along direction dir by a rook, a cannon or
@@ -231,6 +234,8 @@ private:
     const State& state() const { return history_.back(); }
     State& state() { return history_.back(); }
     void clear();
+    // The state's key, psq and attack units, summed from the board.
+    void initIncremental(State& st) const;
     void putPiece(Piece p, Square s);
     void removePiece(Square s);
     void movePiece(Square from, Square to);

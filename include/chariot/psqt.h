@@ -8,6 +8,7 @@
 
 #include "chariot/eval_weights.h"
 #include "chariot/score.h"
+#include "chariot/tables.h"
 #include "chariot/types.h"
 
 namespace chariot {
@@ -37,6 +38,28 @@ constexpr std::array<std::array<Score, BoardSize>, PieceIndexCount> makePsq(cons
 inline constexpr auto Psq = makePsq(DefaultEvalParams);
 
 constexpr Score value(Piece p, Square s) { return Psq[pieceIndex(p)][index(s)]; }
+
+// King-safety attack units that a piece on s brings against the enemy king
+// (summed incrementally like psq, per king attacked): full weight in the
+// enemy half (pawns only on the middle files), half weight for rooks and
+// cannons still in their own half (they get over fast).
+inline constexpr int AttackUnits[PieceTypeCount] = {0, 0, 0, 2, 3, 2, 1};
+constexpr int attackUnits(PieceType t, Color owner, Square s) {
+    if (!tables::crossedRiver(s, owner)) return t == PieceType::Rook || t == PieceType::Cannon ? AttackUnits[int(t)] / 2 : 0;
+    if (t == PieceType::Pawn && (fileOf(s) < 2 || fileOf(s) > 6)) return 0;
+    return AttackUnits[int(t)];
+}
+constexpr std::array<std::array<uint8_t, BoardSize>, PieceIndexCount> makeAttackUnits() {
+    std::array<std::array<uint8_t, BoardSize>, PieceIndexCount> table{};
+    for (Color c : {Color::Red, Color::Black})
+        for (int t = 0; t < PieceTypeCount; ++t)
+            for (int s = 0; s < BoardSize; ++s)
+                if (tables::inBoard(Square(s)))
+                    table[pieceIndex(c, PieceType(t))][s] = uint8_t(attackUnits(PieceType(t), c, Square(s)));
+    return table;
+}
+inline constexpr auto AttackUnitsOn = makeAttackUnits();
+constexpr int attackUnits(Piece p, Square s) { return AttackUnitsOn[pieceIndex(p)][index(s)]; }
 
 }  // namespace psqt
 }  // namespace chariot
