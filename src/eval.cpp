@@ -99,7 +99,18 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
     const Square ksq = pos.kingSquare(us);
     const Piece enemyCannon = makePiece(them, PieceType::Cannon);
     const Piece enemyRook = makePiece(them, PieceType::Rook);
+    // Each pattern needs an enemy rook or cannon on the line: only the
+    // directions from our king that hold one are scanned.
+    unsigned lines = 0;  // bit 0 up, 1 down, 2 right, 3 left
+    for (Piece p : {enemyCannon, enemyRook})
+        for (int i = 0, n = pos.count(p); i < n; ++i) {
+            const Square s = pos.squares(p)[i];
+            if (fileOf(s) == fileOf(ksq)) lines |= index(s) > index(ksq) ? 1u : 2u;
+            else if (rankOf(s) == rankOf(ksq)) lines |= index(s) > index(ksq) ? 4u : 8u;
+        }
     forEachDirection([&](auto dir) {
+        constexpr unsigned bit = dir() == Up ? 1u : dir() == Down ? 2u : dir() == Right ? 4u : 8u;
+        if (!(lines & bit)) return;
         const Square first = pos.nextOccupied<dir()>(ksq);
         if (pos.pieceOn(first) == Piece::OffBoard) return;
         if (pos.pieceOn(first) == enemyCannon && (dir() == forward(us))) {

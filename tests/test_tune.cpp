@@ -111,6 +111,30 @@ TEST_CASE("the material sum kept by the position is the tables' sum", "[eval][tu
     }
 }
 
+TEST_CASE("the king-safety attack units kept by the position follow their rule", "[eval][tune]") {
+    // The rule, written out: against the king of colour c, an enemy horse in
+    // c's half counts 2, a rook 3 (1 still in its own half), a cannon 2 (1),
+    // a pawn 1 in c's half on files c..g.
+    for (const Position& p : evalTestPositions())
+        for (Color c : {Color::Red, Color::Black}) {
+            int units = 0;
+            for (int sq = 0; sq < BoardSize; ++sq) {
+                const Piece pc = p.pieceOn(Square(sq));
+                if (!isPiece(pc) || colorOf(pc) == c) continue;
+                const bool inHalf = c == Color::Red ? rankOf(Square(sq)) <= 4 : rankOf(Square(sq)) >= 5;
+                const int file = fileOf(Square(sq));
+                switch (typeOf(pc)) {
+                    case PieceType::Horse: units += inHalf ? 2 : 0; break;
+                    case PieceType::Rook: units += inHalf ? 3 : 1; break;
+                    case PieceType::Cannon: units += inHalf ? 2 : 1; break;
+                    case PieceType::Pawn: units += inHalf && file >= 2 && file <= 6 ? 1 : 0; break;
+                    default: break;
+                }
+            }
+            REQUIRE(units == p.attackUnits(c));
+        }
+}
+
 TEST_CASE("PGN games are read with headers, comments, move numbers and results", "[tune]") {
     std::istringstream in(TinyPgn);
     const auto games = tune::readPgn(in);
