@@ -97,8 +97,17 @@ void Position::clear() {
     for (auto& list : lists_) list.fill(Square::None);
     counts_.fill(0);
     listIndex_.fill(0);
+    // Sentinels: the off-board squares on both ends of every row and column.
     rowOcc_.fill(0);
     colOcc_.fill(0);
+    for (int rank = 0; rank < RankCount; ++rank) {
+        const Square first = makeSquare(0, rank);
+        rowOcc_[index(first) >> 4] = uint16_t(1u << ((index(first) & 15) - 1) | 1u << ((index(first) & 15) + FileCount));
+    }
+    for (int file = 0; file < FileCount; ++file) {
+        const Square bottom = makeSquare(file, 0);
+        colOcc_[index(bottom) & 15] = uint16_t(1u << ((index(bottom) >> 4) - 1) | 1u << ((index(bottom) >> 4) + RankCount));
+    }
     side_ = Color::Red;
     gamePly_ = 0;
     history_.clear();

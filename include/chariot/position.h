@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <bit>
 #include <cstdint>
 #include <optional>
@@ -65,20 +66,21 @@ public:
     // moment, update the occupancy with it.)
     template <int Dir>
     Square nextOccupied(Square s) const {
+        assert(tables::inBoard(s));
+        // The off-board squares around the board are set in the occupancy
+        // (sentinels), so there is always a bit to find: no edge case.
+        // (The builtins, unlike std::countr_zero and std::bit_width, need
+        // no zero test, and the sentinels rule zero out.)
         const unsigned i = index(s), row = i >> 4, col = i & 15;
         if constexpr (Dir == Right) {
-            const unsigned m = unsigned(rowOcc_[row]) >> (col + 1);
-            return Square(m ? i + 1 + unsigned(std::countr_zero(m)) : (i & 0xF0) | 12);
+            return Square(i + 1 + unsigned(__builtin_ctz(unsigned(rowOcc_[row]) >> (col + 1))));
         } else if constexpr (Dir == Left) {
-            const unsigned m = rowOcc_[row] & ((1u << col) - 1);
-            return Square(m ? (i & 0xF0) | unsigned(std::bit_width(m) - 1) : (i & 0xF0) | 2);
+            return Square((i & 0xF0) | unsigned(31 - __builtin_clz(rowOcc_[row] & ((1u << col) - 1u))));
         } else if constexpr (Dir == Up) {
-            const unsigned m = unsigned(colOcc_[col]) >> (row + 1);
-            return Square(m ? i + 16 * (1 + unsigned(std::countr_zero(m))) : 13 * 16 + col);
+            return Square(i + 16 * (1 + unsigned(__builtin_ctz(unsigned(colOcc_[col]) >> (row + 1)))));
         } else {
             static_assert(Dir == Down);
-            const unsigned m = colOcc_[col] & ((1u << row) - 1);
-            return Square(m ? unsigned(std::bit_width(m) - 1) * 16 + col : 2 * 16 + col);
+            return Square(unsigned(31 - __builtin_clz(colOcc_[col] & ((1u << row) - 1u))) * 16 + col);
         }
     }
 
@@ -250,6 +252,8 @@ private:
     std::array<uint8_t, BoardSize> listIndex_{};
     // Occupancy by row and by column of the padded board: bit c of rowOcc_[r]
     // and bit r of colOcc_[c] stand for square r * 16 + c holding a piece.
+    // The off-board squares just outside the board's rows and columns are
+    // always set (sentinels for nextOccupied).
     // Mutable like board_: the attack tests that try a move in place keep them in step.
     mutable std::array<uint16_t, 16> rowOcc_{};
     mutable std::array<uint16_t, 16> colOcc_{};
