@@ -503,6 +503,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
     while (Move m = picker.next()) {
         if (!pos_.isLegal(m)) continue;
+        tt.prefetch(pos_.keyAfter(m));  // early: the pruning tests below overlap the memory latency
         ++moveCount;
         const bool capture = !pos_.isEmpty(m.to());
         const bool isKiller = m == killers_[ply][0] || m == killers_[ply][1];
@@ -526,7 +527,6 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
         frames_[ply].move = m;
         frames_[ply].contSlot = contSlot(pos_.pieceOn(m.from()), m.to());
-        tt.prefetch(pos_.keyAfter(m));
         pos_.makeMove(m);
         const bool givesCheck = pos_.inCheck();
         // Check extension (bounded so that perpetual checking cannot explode).
