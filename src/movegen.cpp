@@ -1,6 +1,7 @@
 #include "chariot/movegen.h"
 
 #include <stdexcept>
+#include <type_traits>
 
 namespace chariot {
 
@@ -54,27 +55,13 @@ void generate(const Position& pos, MoveList& list) {
             });
         }
     } else {
-        {
-            const Piece rook = makePiece(us, PieceType::Rook);
-            const Square* sqs = pos.squares(rook);
-            for (int i = 0, n = pos.count(rook); i < n; ++i) {
-                Square from = sqs[i];
-                for (int dir : OrthogonalSteps) {
-                    Square to = from + dir;
-                    while (pos.isEmpty(to)) {
-                        *out++ = Move(from, to);
-                        to += dir;
-                    }
-                    if constexpr (Type != GenType::Quiets)
-                        if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
-                }
-            }
-        }
-        {
-            const Piece cannon = makePiece(us, PieceType::Cannon);
-            const Square* sqs = pos.squares(cannon);
-            for (int i = 0, n = pos.count(cannon); i < n; ++i) {
-                Square from = sqs[i];
+        // Every empty square up to the first piece met; then a rook takes
+        // that piece, a cannon the first one behind it.
+        auto slide = [&](auto isCannon) {
+            const Piece slider = makePiece(us, isCannon() ? PieceType::Cannon : PieceType::Rook);
+            const Square* sqs = pos.squares(slider);
+            for (int i = 0, n = pos.count(slider); i < n; ++i) {
+                const Square from = sqs[i];
                 for (int dir : OrthogonalSteps) {
                     Square to = from + dir;
                     while (pos.isEmpty(to)) {
@@ -82,14 +69,18 @@ void generate(const Position& pos, MoveList& list) {
                         to += dir;
                     }
                     if constexpr (Type != GenType::Quiets) {
-                        if (pos.pieceOn(to) == Piece::OffBoard) continue;
-                        to += dir;  // jump the screen
-                        while (pos.isEmpty(to)) to += dir;
+                        if constexpr (isCannon()) {
+                            if (pos.pieceOn(to) == Piece::OffBoard) continue;
+                            to += dir;  // jump the screen
+                            while (pos.isEmpty(to)) to += dir;
+                        }
                         if (isColor(pos.pieceOn(to), them)) *out++ = Move(from, to);
                     }
                 }
             }
-        }
+        };
+        slide(std::false_type{});
+        slide(std::true_type{});
     }
     {
         const Piece horse = makePiece(us, PieceType::Horse);

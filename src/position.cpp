@@ -97,16 +97,17 @@ void Position::clear() {
     for (auto& list : lists_) list.fill(Square::None);
     counts_.fill(0);
     listIndex_.fill(0);
-    // Sentinels: the off-board squares on both ends of every row and column.
+    // Sentinels: the off-board squares at both ends of every row and column.
+    // (Each also sets a bit of an off-board column or row, which nothing reads.)
     rowOcc_.fill(0);
     colOcc_.fill(0);
     for (int rank = 0; rank < RankCount; ++rank) {
-        const Square first = makeSquare(0, rank);
-        rowOcc_[index(first) >> 4] = uint16_t(1u << ((index(first) & 15) - 1) | 1u << ((index(first) & 15) + FileCount));
+        toggleOccupancy(makeSquare(0, rank) + Left);
+        toggleOccupancy(makeSquare(FileCount - 1, rank) + Right);
     }
     for (int file = 0; file < FileCount; ++file) {
-        const Square bottom = makeSquare(file, 0);
-        colOcc_[index(bottom) & 15] = uint16_t(1u << ((index(bottom) >> 4) - 1) | 1u << ((index(bottom) >> 4) + RankCount));
+        toggleOccupancy(makeSquare(file, 0) + Down);
+        toggleOccupancy(makeSquare(file, RankCount - 1) + Up);
     }
     side_ = Color::Red;
     gamePly_ = 0;
@@ -226,34 +227,25 @@ std::optional<std::string> Position::validate() const {
             for (int i = 0; i < count(piece); ++i) {
                 Square s = squares(piece)[i];
                 auto where = [&] { return fmt::format("{} {} on {}", colorName(c), PieceNames[t], squareName(s)); };
-                uint8_t flags = SquareFlags[index(s)];
-                switch (PieceType(t)) {
-                    case PieceType::King:
-                        if (!inPalace(s, c)) return fmt::format("FEN board: {} is outside its palace", where());
-                        break;
-                    case PieceType::Advisor:
-                        if (!inPalace(s, c) || !(flags & AdvisorPoint))
+                const int ownRank = c == Color::Red ? rankOf(s) : 9 - rankOf(s);
+                if (!mayStand(c, PieceType(t), s)) {
+                    switch (PieceType(t)) {
+                        case PieceType::King: return fmt::format("FEN board: {} is outside its palace", where());
+                        case PieceType::Advisor:
                             return fmt::format("FEN board: {} is not on an advisor point of its palace", where());
-                        break;
-                    case PieceType::Elephant:
-                        if (!inOwnHalf(s, c) || !(flags & ElephantPoint))
+                        case PieceType::Elephant:
                             return fmt::format("FEN board: {} is not on an elephant point of its own half", where());
-                        break;
-                    case PieceType::Pawn: {
-                        int ownRank = c == Color::Red ? rankOf(s) : 9 - rankOf(s);
-                        if (ownRank < 3) return fmt::format("FEN board: {} is behind its starting rank", where());
-                        if (ownRank < 5) {  // not yet across the river: cannot have left its file
-                            if (fileOf(s) % 2 != 0)
-                                return fmt::format("FEN board: {} has not crossed the river but is off its file",
-                                                   where());
-                            if (pawnFiles & (1u << fileOf(s)))
-                                return fmt::format("FEN board: {} shares its file with another uncrossed pawn",
-                                                   where());
-                            pawnFiles |= uint16_t(1u << fileOf(s));
-                        }
-                        break;
+                        default:  // a pawn
+                            return ownRank < 3
+                                       ? fmt::format("FEN board: {} is behind its starting rank", where())
+                                       : fmt::format("FEN board: {} has not crossed the river but is off its file",
+                                                     where());
                     }
-                    default: break;
+                }
+                if (PieceType(t) == PieceType::Pawn && ownRank < 5) {  // not yet across the river
+                    if (pawnFiles & (1u << fileOf(s)))
+                        return fmt::format("FEN board: {} shares its file with another uncrossed pawn", where());
+                    pawnFiles |= uint16_t(1u << fileOf(s));
                 }
             }
         }
@@ -312,7 +304,6 @@ void Position::initIncremental(State& st) const {
 }
 
 bool Position::isConsistent() const {
-    Score psq;
     std::array<uint8_t, PieceIndexCount> counts{};
     for (int sq = 0; sq < BoardSize; ++sq) {
         Piece p = board_[sq];
@@ -324,14 +315,13 @@ bool Position::isConsistent() const {
         const bool occupied = (rowOcc_[sq >> 4] >> (sq & 15)) & 1;
         if (occupied != isPiece(p) || occupied != bool((colOcc_[sq & 15] >> (sq >> 4)) & 1)) return false;
         if (!isPiece(p)) continue;
-        psq += psqt::value(p, Square(sq));
         int pi = pieceIndex(p);
         ++counts[pi];
         if (listIndex_[sq] >= counts_[pi] || lists_[pi][listIndex_[sq]] != Square(sq)) return false;
     }
     State fresh{};
     initIncremental(fresh);
-    return counts == counts_ && psq == state().psq && computeKey() == state().key &&
+    return counts == counts_ && fresh.psq == state().psq && fresh.key == state().key &&
            fresh.attackUnits == state().attackUnits &&
            inCheck() == kingAttacked(side_) && count(Color::Red, PieceType::King) == 1 &&
            count(Color::Black, PieceType::King) == 1;

@@ -45,24 +45,11 @@ const Reductions LmrTable;
 int victimValue(Piece p) { return VictimValue[int(typeOf(p))]; }
 
 // Continuation-history slot of "piece p arrives on square to": one per
-// square the piece may stand on by the rules (FEN validation enforces them),
-// so kings, advisors, elephants and unadvanced pawns take few: 692 slots
-// instead of 14 x 90, and a history table of 0.9 MB instead of 3.2 MB that
-// stays in the cache far better. The last slot catches anything else.
-constexpr bool mayStand(Color c, PieceType t, Square s) {
-    using namespace tables;
-    const uint8_t flags = SquareFlags[index(s)];
-    switch (t) {
-        case PieceType::King: return inPalace(s, c);
-        case PieceType::Advisor: return inPalace(s, c) && (flags & AdvisorPoint);
-        case PieceType::Elephant: return inOwnHalf(s, c) && (flags & ElephantPoint);
-        case PieceType::Pawn: {
-            const int ownRank = c == Color::Red ? rankOf(s) : 9 - rankOf(s);
-            return ownRank >= 5 || (ownRank >= 3 && fileOf(s) % 2 == 0);
-        }
-        default: return true;
-    }
-}
+// square the piece may stand on by the rules (tables::mayStand, which FEN
+// validation enforces), so kings, advisors, elephants and unadvanced pawns
+// take few: 692 slots instead of 14 x 90, and a history table of 0.9 MB
+// instead of 3.2 MB that stays in the cache far better. The last slot
+// catches anything else.
 struct ContSlotTable {
     std::array<std::array<int16_t, BoardSize>, PieceIndexCount> slot{};
     int count = 0;
@@ -74,7 +61,7 @@ constexpr ContSlotTable makeContSlots() {
         for (int type = 0; type < PieceTypeCount; ++type)
             for (int rank = 0; rank < RankCount; ++rank)
                 for (int file = 0; file < FileCount; ++file)
-                    if (const Square s = makeSquare(file, rank); mayStand(c, PieceType(type), s))
+                    if (const Square s = makeSquare(file, rank); tables::mayStand(c, PieceType(type), s))
                         t.slot[pieceIndex(c, PieceType(type))][index(s)] = int16_t(t.count++);
     for (auto& row : t.slot)
         for (auto& s : row)
@@ -86,7 +73,7 @@ constexpr ContSlotTable ContSlotsTable = makeContSlots();
 constexpr int ContSlots = ContSlotsTable.count;
 static_assert(ContSlots == 2 * (3 * 90 + 9 + 5 + 7 + 55) + 1);
 inline int contSlot(Piece p, Square to) {
-    assert(mayStand(colorOf(p), typeOf(p), to));
+    assert(tables::mayStand(colorOf(p), typeOf(p), to));
     return ContSlotsTable.slot[pieceIndex(p)][index(to)];
 }
 

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cassert>
-#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -52,6 +52,25 @@ constexpr bool crossedRiver(Square s, Color c) {
     return SquareFlags[index(s)] & (c == Color::Red ? BlackHalf : RedHalf);
 }
 
+// May a piece of colour c and type t stand on s by the rules? Kings on their
+// palace, advisors on its points, elephants on their points of their own
+// half, pawns on or past their starting rank, and on their own (even) file
+// until they cross the river. (FEN validation also allows only one
+// uncrossed pawn per file.)
+constexpr bool mayStand(Color c, PieceType t, Square s) {
+    const uint8_t flags = SquareFlags[index(s)];
+    switch (t) {
+        case PieceType::King: return inPalace(s, c);
+        case PieceType::Advisor: return inPalace(s, c) && (flags & AdvisorPoint);
+        case PieceType::Elephant: return inOwnHalf(s, c) && (flags & ElephantPoint);
+        case PieceType::Pawn: {
+            const int ownRank = c == Color::Red ? rankOf(s) : 9 - rankOf(s);
+            return ownRank >= 5 || (ownRank >= 3 && fileOf(s) % 2 == 0);
+        }
+        default: return inBoard(s);
+    }
+}
+
 // Step offsets.
 inline constexpr int OrthogonalSteps[4] = {Up, Down, Right, Left};
 // Calls f(std::integral_constant<int, Dir>{}) for the four orthogonal directions
