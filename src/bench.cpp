@@ -60,7 +60,7 @@ BenchResult runBench(const BenchConfig& config, const std::function<void(const s
     BenchResult result;
     Engine engine;
     engine.setHashMB(config.hashMB);  // a fresh table for the run, as after ucinewgame
-    engine.searchOptions.threads = config.threads;
+    engine.searchOptions().threads = config.threads;
     engine.newGame();
     auto start = std::chrono::steady_clock::now();
     for (size_t i = 0; i < Positions.size(); ++i) {

@@ -2,22 +2,175 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
+#include "chariot/eval.h"
+#include "chariot/movegen.h"
+
 namespace chariot {
+
+namespace {
+
+const std::vector<std::string> Levels = {"none", "small", "medium", "large"};
+const std::vector<std::string> RandomnessLevels = {"none", "tiny", "small", "medium", "large", "huge"};
+
+int levelIndex(const std::vector<std::string>& names, const std::string& v) {
+    return int(std::find(names.begin(), names.end(), v) - names.begin());
+}
+
+// Draw offers: our last searches all scored within this band (internal
+// units, a pawn is about 100) deep into the no-capture count.
+constexpr Value LevelScore = 20;
+constexpr int LevelSearches = 8;
+constexpr int LevelRule60 = 80;
+
+}  // namespace
 
 int randomnessAmplitude(Randomness r) {
     constexpr int amplitude[] = {0, 4, 12, 28, 60, 120};
     return amplitude[int(r)];
 }
 
-Engine::Engine(size_t hashMB)
-    : tt_(hashMB),
+Engine::Engine(const WorkCaps& caps)
+    : caps_(caps),
+      tt_(std::min(DefaultHashMB, caps.hashMB)),
       searcher_(tt_),
-      rngState_(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) | 1) {}
+      rngState_(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) | 1) {
+    declareOptions();
+    // A missing default book is not an error: the engine just plays without one.
+    setBookFiles(defaultBookPath());
+}
 
-Engine::~Engine() { searcher_.stop(); }
+Engine::~Engine() {
+    searcher_.stop();
+    searcher_.wait();
+}
+
+void Engine::declareOptions() {
+    auto msgs = [](auto... m) { return std::vector<std::string>{m...}; };
+    options_.add({"hashsize", "Hash", OptionType::Spin, std::to_string(DefaultHashMB),
+                  int64_t(TranspositionTable::MinMB), int64_t(TranspositionTable::MaxMB), {},
+                  "transposition table in MB (UCCI 0: the default); a request the machine cannot hold is clamped, "
+                  "with a message",
+                  [this](const OptionValue& v) {
+                      searcher_.wait();
+                      const size_t got = setHashMB(size_t(v.spin));
+                      return got == size_t(v.spin) ? std::vector<std::string>{}
+                                                   : std::vector<std::string>{fmt::format("hash table is {} MB", got)};
+                  },
+                  true});
+    options_.add({"threads", "Threads", OptionType::Spin, "1", 1, 256, {}, "search threads (Lazy SMP; UCCI 0: 1)",
+                  [this](const OptionValue& v) {
+                      searcher_.wait();
+                      searchOptions_.threads = int(std::min<int64_t>(v.spin, caps_.threads));
+                      return std::vector<std::string>{};
+                  },
+                  true});
+    options_.add({"multipv", "MultiPV", OptionType::Spin, "1", 1, 128, {}, "number of best lines reported",
+                  [this](const OptionValue& v) {
+                      searchOptions_.multiPV = int(v.spin);
+                      return std::vector<std::string>{};
+                  }});
+    options_.add({"ponder", "Ponder", OptionType::Check, "false", 0, 0, {},
+                  "the GUI may ponder: plan a little more time per move",
+                  [this](const OptionValue& v) {
+                      ponderOption_ = v.check;
+                      return std::vector<std::string>{};
+                  }});
+    options_.add({"usebook", "OwnBook", OptionType::Check, "true", 0, 0, {}, "play from the opening book",
+                  [this](const OptionValue& v) {
+                      useBook_ = v.check;
+                      return std::vector<std::string>{};
+                  }});
+    {
+        Option books{"bookfiles", "BookFiles", OptionType::String, defaultBookPath(), 0, 0, {},
+                     "book file(s), `;`-separated: Chariot books or ElephantEye `BOOK.DAT`",
+                     [this](const OptionValue& v) {
+                         auto errors = setBookFiles(v.text);
+                         std::vector<std::string> out;
+                         for (const auto& e : errors) out.push_back("bookfiles: " + e);
+                         if (!v.text.empty() && errors.empty())
+                             out.push_back(fmt::format("bookfiles: {} book(s) loaded", loadedBooks()));
+                         return out;
+                     }};
+        books.docDefault = "`chariot.book` next to the binary";
+        options_.add(std::move(books));
+    }
+    options_.add({"bookrandom", "BookRandom", OptionType::Check, "true", 0, 0, {},
+                  "pick among the book moves at random, weighted by their weights (false: always the "
+                  "best-weighted move)",
+                  [this](const OptionValue& v) {
+                      bookRandom_ = v.check;
+                      return std::vector<std::string>{};
+                  }});
+    options_.add({"loadbook", "", OptionType::Button, "", 0, 0, {}, "reload the book files",
+                  [this](const OptionValue&) {
+                      std::vector<std::string> out;
+                      for (const auto& e : setBookFiles(bookFiles_)) out.push_back("loadbook: " + e);
+                      return out;
+                  }});
+    options_.add({"moveoverhead", "Move Overhead", OptionType::Spin, "30", 0, 5000, {},
+                  "ms kept back per move for GUI and pipe latency",
+                  [this](const OptionValue& v) {
+                      moveOverheadMs_ = v.spin;
+                      return std::vector<std::string>{};
+                  }});
+    options_.add({"pruning", "Pruning", OptionType::Combo, "large", 0, 0, Levels, "how aggressively to prune",
+                  [this](const OptionValue& v) {
+                      searchOptions_.pruning = Pruning(levelIndex(Levels, v.text));
+                      return std::vector<std::string>{};
+                  }});
+    options_.add({"knowledge", "Knowledge", OptionType::Combo, "large", 0, 0, Levels,
+                  "how much evaluation knowledge",
+                  [this](const OptionValue& v) {
+                      searchOptions_.knowledge = Knowledge(levelIndex(Levels, v.text));
+                      return std::vector<std::string>{};
+                  }});
+    {
+        Option randomness{"randomness", "Randomness", OptionType::Combo, "none", 0, 0, RandomnessLevels,
+                          "small random variation of the search's move choice",
+                          [this](const OptionValue& v) {
+                              randomness_ = Randomness(levelIndex(RandomnessLevels, v.text));
+                              return std::vector<std::string>{};
+                          }};
+        randomness.aliases = {"selectivity"};  // its UCCI 2.x name
+        options_.add(std::move(randomness));
+    }
+    options_.add({"newgame", "Clear Hash", OptionType::Button, "", 0, 0, {},
+                  "forget the hash table, the histories and the draw-offer record", [this](const OptionValue&) {
+                      newGame();
+                      return std::vector<std::string>{};
+                  }});
+    // Standard UCCI options a GUI may send (ElephantEye's league simulator
+    // opens every game with `setoption promotion false`).
+    options_.add({"promotion", "", OptionType::Check, "false", 0, 0, {},
+                  "UCCI's advisor/elephant promotion variant: not supported (false is the standard rules)",
+                  [msgs](const OptionValue& v) {
+                      return v.check ? msgs(std::string("promotion: the promotion variant is not supported; "
+                                                        "playing the standard rules"))
+                                     : std::vector<std::string>{};
+                  }});
+    options_.add({"useegtb", "", OptionType::Check, "false", 0, 0, {}, "endgame tablebases: Chariot has none",
+                  [msgs](const OptionValue& v) {
+                      return v.check ? msgs(std::string("useegtb: Chariot has no endgame tablebases; ignored"))
+                                     : std::vector<std::string>{};
+                  }});
+    options_.add({"idle", "", OptionType::Combo, "none", 0, 0, Levels,
+                  "CPU to leave free while thinking: not supported (always none)",
+                  [msgs](const OptionValue& v) {
+                      return v.text != "none" ? msgs(std::string("idle: Chariot does not throttle itself; "
+                                                                 "use fewer threads instead"))
+                                              : std::vector<std::string>{};
+                  }});
+    options_.add({"style", "", OptionType::Combo, "normal", 0, 0, {"solid", "normal", "risky"},
+                  "playing style: only normal",
+                  [msgs](const OptionValue& v) {
+                      return v.text != "normal" ? msgs(std::string("style: only normal is supported; ignored"))
+                                                : std::vector<std::string>{};
+                  }});
+}
 
 std::optional<std::string> Engine::setPosition(std::string_view base, const std::vector<std::string>& moves) {
     Position p;
@@ -51,14 +204,108 @@ std::vector<std::string> Engine::setBannedMoves(const std::vector<std::string>& 
     return rejected;
 }
 
-SearchResult Engine::searchArmed(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo) {
-    limits.banned.insert(limits.banned.end(), banned_.begin(), banned_.end());
-    SearchOptions options = searchOptions;
-    options.randomness = randomnessAmplitude(randomness);
+SearchOptions Engine::preparedOptions() {
+    SearchOptions options = searchOptions_;
+    options.randomness = randomnessAmplitude(randomness_);
     // splitmix step: a fresh jitter pattern every search
     rngState_ += 0x9E3779B97F4A7C15ULL;
     options.seed = rngState_;
-    return searcher_.search(position_, limits, options, onInfo);
+    return options;
+}
+
+void Engine::go(GoRequest request, EngineCallbacks callbacks) {
+    searcher_.wait();
+    SearchLimits& limits = request.limits;
+    limits.banned.insert(limits.banned.end(), banned_.begin(), banned_.end());
+    limits.time.overhead = moveOverheadMs_;
+    limits.time.ponderOption = ponderOption_;
+    limits.depth = std::min(limits.depth, caps_.depth);
+    if (caps_.nodes) limits.nodes = limits.nodes ? std::min(limits.nodes, caps_.nodes) : caps_.nodes;
+
+    if (!limits.ponder && !limits.infinite && limits.searchMoves.empty() && limits.mate == 0) {
+        BestMove answer;
+        Move ponder;
+        if (Move m = bookMove(&answer.bookMoves, &ponder)) {
+            answer.fromBook = true;
+            answer.result.best = m;
+            answer.result.ponder = ponder;
+            answer.result.pv = {m};
+            if (ponder) answer.result.pv.push_back(ponder);
+            if (callbacks.onBestMove) callbacks.onBestMove(answer);
+            return;
+        }
+    }
+    drawOffered_ = request.drawOffered;
+    SearchCallbacks sc{std::move(callbacks.onIteration), std::move(callbacks.onCurrentMove),
+                       std::move(callbacks.onProgress),
+                       [this, onBest = std::move(callbacks.onBestMove)](const SearchResult& r) {
+                           BestMove answer;
+                           answer.result = r;
+                           judgeOutcome(answer, drawOffered_.load());
+                           if (onBest) onBest(answer);
+                       }};
+    searcher_.start(position_, limits, preparedOptions(), std::move(sc));
+}
+
+void Engine::ponderhit(bool drawOffered) {
+    // Read by the search thread only once the search is over (judgeOutcome
+    // runs after the pool has stopped, ordered by the searcher's wait lock).
+    if (drawOffered) drawOffered_ = true;
+    searcher_.ponderhit();
+}
+
+SearchResult Engine::search(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo) {
+    searcher_.wait();
+    limits.banned.insert(limits.banned.end(), banned_.begin(), banned_.end());
+    limits.time.overhead = moveOverheadMs_;
+    limits.time.ponderOption = ponderOption_;
+    SearchCallbacks callbacks;
+    callbacks.onIteration = onInfo;
+    return searcher_.search(position_, limits, preparedOptions(), std::move(callbacks));
+}
+
+void Engine::judgeOutcome(BestMove& answer, bool drawOffered) {
+    const SearchResult& r = answer.result;
+    if (!r.best) return;
+    const int rule60 = position_.rule60();
+    if (!recentScores_.empty() && rule60 < recentScores_.back().first) recentScores_.clear();  // a capture
+    recentScores_.emplace_back(rule60, r.score);
+    if (recentScores_.size() > size_t(LevelSearches)) recentScores_.erase(recentScores_.begin());
+    // Neither side can ever mate: no rook, horse, cannon or pawn is left.
+    const bool deadDraw = !hasAttackers(position_, Color::Red) && !hasAttackers(position_, Color::Black);
+    const bool level = rule60 >= LevelRule60 && recentScores_.size() == size_t(LevelSearches) &&
+                       std::all_of(recentScores_.begin(), recentScores_.end(),
+                                   [](const auto& e) { return std::abs(e.second) <= LevelScore; });
+    // An offered draw is accepted when we are clearly worse (not mated: then resign).
+    const bool accept = drawOffered && r.score <= -150 && r.score > -ValueBanInMaxPly;
+    answer.offerDraw = deadDraw || level || accept;
+    answer.resign = !answer.offerDraw && r.depth >= 1 && r.score <= -ValueMateInMaxPly && mateInMoves(r.score) >= -3;
+}
+
+void Engine::newGame() {
+    searcher_.wait();
+    tt_.clear();
+    searcher_.clearHistory();
+    recentScores_.clear();
+}
+
+ProbeResult Engine::probe(const Position& pos) const {
+    ProbeResult out;
+    TTHit hit;
+    if (!tt_.probe(pos.key(), 0, hit)) return out;
+    out.found = true;
+    if (hit.move && pos.isPseudoLegal(hit.move) && pos.isLegal(hit.move)) out.move = hit.move;
+    out.value = hit.value;
+    out.bound = hit.bound;
+    out.depth = hit.depth;
+    return out;
+}
+
+std::string Engine::evalReport() const { return chariot::evalReport(position_); }
+
+uint64_t Engine::perft(int depth, const std::function<void(Move, uint64_t)>& perMove) const {
+    Position pos = position_;
+    return perftDivide(pos, std::min(depth, caps_.depth), perMove);
 }
 
 std::vector<std::string> Engine::setBookFiles(const std::string& files) {
@@ -85,7 +332,7 @@ std::vector<std::string> Engine::setBookFiles(const std::string& files) {
 }
 
 Move Engine::bookMove(std::vector<BookMove>* candidates, Move* ponder) {
-    if (!useBook || books_.empty()) return Move::none();
+    if (!useBook_ || books_.empty()) return Move::none();
     // The first book that knows the position decides.
     std::vector<BookMove> moves;
     for (const auto& book : books_) {
@@ -103,15 +350,14 @@ Move Engine::bookMove(std::vector<BookMove>* candidates, Move* ponder) {
     }
     if (candidates) *candidates = usable;
     if (usable.empty()) return Move::none();
-    // Reproducible without randomness (seeded by the position), varied with it.
-    uint64_t random;
-    if (randomness == Randomness::None) {
-        random = position_.key() * 0x9E3779B97F4A7C15ULL;
-    } else {
+    Move chosen = usable.front().move;  // the best-weighted one
+    if (bookRandom_) {
         rngState_ += 0x9E3779B97F4A7C15ULL;
-        random = rngState_ ^ (rngState_ >> 29);
+        uint64_t z = rngState_;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        chosen = pickBookMove(usable, z ^ (z >> 31));
     }
-    Move chosen = pickBookMove(usable, random);
     if (ponder) {
         // The ponder move: the best-weighted book reply, if any.
         *ponder = Move::none();
@@ -126,11 +372,6 @@ Move Engine::bookMove(std::vector<BookMove>* candidates, Move* ponder) {
         }
     }
     return chosen;
-}
-
-void Engine::newGame() {
-    tt_.clear();
-    searcher_.clearHistory();
 }
 
 }  // namespace chariot

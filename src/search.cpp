@@ -125,6 +125,10 @@ private:
     Value qsearch(Value alpha, Value beta, int ply);
     Value rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex);
     bool checkStop();
+    // The main thread's first iteration always completes, stop or not, so
+    // that the answer is never an unsearched move (it takes microseconds).
+    bool mustFinish() const { return id_ == 0 && rootDepth_ <= 1; }
+    bool stopping() const { return !mustFinish() && owner_.stopped(); }
     // Only this thread writes its counter: a plain increment, no locked add.
     void countNode() { nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void updatePv(int ply, Move m);
@@ -142,6 +146,7 @@ private:
     int selDepth_ = 0;
     int rootDepth_ = 0;
     int bestMoveChanges_ = 0;
+    int64_t nextProgressMs_ = 1000;
     Frame frames_[MaxPly + 4];
     Move pv_[MaxPly + 1][MaxPly + 1];
     int pvLength_[MaxPly + 1] = {};
@@ -303,6 +308,8 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
     options_ = options;
     nodes = 0;
     completedDepth = 0;
+    rootDepth_ = 0;
+    nextProgressMs_ = 1000;
     rootMoves.clear();
     std::mt19937_64 rng(seed);
     for (Move m : moves) {
@@ -317,9 +324,19 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
 }
 
 bool Worker::checkStop() {
+    if (mustFinish()) return false;
     if (owner_.stopRequested_.load(std::memory_order_relaxed)) return true;
     if (id_ != 0) return false;
     uint64_t n = nodes.load(std::memory_order_relaxed);
+    if (n % CheckInterval == 0 && owner_.callbacks_.onProgress) {
+        // A sign of life once a second, so GUIs do not show a frozen engine
+        // between two iterations.
+        const int64_t now = owner_.elapsedMs();
+        if (now >= nextProgressMs_) {
+            nextProgressMs_ = now + 1000;
+            owner_.callbacks_.onProgress({owner_.nodes(), now, owner_.tt_.hashfull()});
+        }
+    }
     if (const uint64_t limit = owner_.limits_.nodes) {
         // Exact with one thread (reproducible `go nodes`), coarse with more.
         bool single = owner_.workers_.size() == 1;
@@ -428,7 +445,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
         pos_.makeMove(m);
         Value v = -qsearch<PvNode>(-beta, -alpha, ply + 1);
         pos_.unmakeMove();
-        if (owner_.stopped()) return 0;
+        if (stopping()) return 0;
         if (v > best) {
             best = v;
             if (v > alpha) {
@@ -502,7 +519,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             Value v = -search<false>(-beta, -beta + 1, depth - 1 - R, ply + 1, !cutNode);
             pos_.unmakeNullMove();
             frames_[ply].nullMove = false;
-            if (owner_.stopped()) return 0;
+            if (stopping()) return 0;
             if (v >= beta) {
                 if (v >= ValueBanInMaxPly) v = beta;  // no unproven mates from a null move
                 if (depth < 10) return v;
@@ -581,7 +598,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (PvNode && v > alpha && v < beta) v = -search<true>(-beta, -alpha, newDepth, ply + 1, false);
         }
         pos_.unmakeMove();
-        if (owner_.stopped()) return 0;
+        if (stopping()) return 0;
 
         if (v > best) {
             best = v;
@@ -613,6 +630,8 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
         RootMove& rm = rootMoves[i];
         const Value jitter = rm.jitter;
         selDepth_ = 0;
+        if (id_ == 0 && owner_.callbacks_.onCurrentMove && owner_.elapsedMs() > 1000)
+            owner_.callbacks_.onCurrentMove({depth, rm.move, int(i) + 1});
         frames_[0].move = rm.move;
         frames_[0].contSlot = contSlot(pos_.pieceOn(rm.move.from()), rm.move.to());
         pos_.makeMove(rm.move);
@@ -627,7 +646,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
                 v = -search<true>(-(beta - jitter), -(alpha - jitter), newDepth, 1, false) + jitter;
         }
         pos_.unmakeMove();
-        if (owner_.stopped()) break;
+        if (stopping()) break;
 
         if (i == pvIndex || v > alpha) {
             rm.score = v;
@@ -655,7 +674,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
 }
 
 void Worker::report(int depth, size_t lines) {
-    if (!owner_.onInfo_) return;
+    if (!owner_.callbacks_.onIteration) return;
     for (size_t k = 0; k < lines && k < rootMoves.size(); ++k) {
         const RootMove& rm = rootMoves[k];
         SearchInfo info;
@@ -668,7 +687,7 @@ void Worker::report(int depth, size_t lines) {
         info.timeMs = owner_.elapsedMs();
         info.hashfull = owner_.tt_.hashfull();
         info.pv = rm.pv;
-        owner_.onInfo_(info);
+        owner_.callbacks_.onIteration(info);
     }
 }
 
@@ -686,7 +705,7 @@ void Worker::iterativeDeepening() {
         bestMoveChanges_ = 0;
         for (RootMove& rm : rootMoves) rm.previousScore = rm.score;
 
-        for (size_t pvIndex = 0; pvIndex < multiPV && !owner_.stopped(); ++pvIndex) {
+        for (size_t pvIndex = 0; pvIndex < multiPV && !stopping(); ++pvIndex) {
             Value prev = rootMoves[pvIndex].previousScore;
             Value delta = AspirationDelta;
             Value alpha = -ValueInfinite, beta = ValueInfinite;
@@ -698,7 +717,7 @@ void Worker::iterativeDeepening() {
                 Value v = rootSearch(alpha, beta, rootDepth_, pvIndex);
                 std::stable_sort(rootMoves.begin() + long(pvIndex), rootMoves.end(),
                                  [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
-                if (owner_.stopped()) break;
+                if (stopping()) break;
                 if (v <= alpha) {
                     beta = (alpha + beta) / 2;
                     alpha = std::max(v - delta, -ValueInfinite);
@@ -713,7 +732,7 @@ void Worker::iterativeDeepening() {
             std::stable_sort(rootMoves.begin(), rootMoves.begin() + long(pvIndex) + 1,
                              [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
         }
-        if (owner_.stopped()) {
+        if (stopping()) {
             // An interrupted iteration's first move was searched with a full
             // window only if its score is set; otherwise keep the last result.
             if (rootMoves[0].score == -ValueInfinite) {
@@ -738,15 +757,21 @@ void Worker::iterativeDeepening() {
         const Value score = rootMoves[0].score;
         const Move bestMove = rootMoves[0].move;
         stableIterations = bestMove == previousBestMove ? stableIterations + 1 : 0;
-        const bool timed = owner_.deadlines_.soft >= 0 && !limits.infinite;
+        // A clock is managed: no new iteration once most of the plan is
+        // spent. A fixed movetime is used to its end (the hard limit stops
+        // it) unless the answer is forced or a mate is proven.
+        const bool clocked = owner_.deadlines_.soft >= 0 && !limits.infinite;
+        const bool managed = clocked && limits.time.moveTime < 0;
         if (limits.mate > 0 && score >= mateIn(2 * limits.mate)) break;
-        if (timed && !owner_.pondering_.load()) {
+        if (clocked && !owner_.pondering_.load()) {
+            if (rootMoves.size() == 1 && rootDepth_ >= 6) break;  // only move
+            if (isMateScore(score) && ValueMate - std::abs(score) <= rootDepth_) break;  // proven mate
+        }
+        if (managed && !owner_.pondering_.load()) {
             double factor = 1.0;
             factor *= 1.0 + 0.6 * std::min(bestMoveChanges_, 4) / 2.0;
             if (previousBest != -ValueInfinite && score < previousBest - 30) factor *= 1.35;
             if (stableIterations >= 4) factor *= 0.7;
-            if (rootMoves.size() == 1 && rootDepth_ >= 6) break;  // only move
-            if (isMateScore(score) && ValueMate - std::abs(score) <= rootDepth_) break;  // proven mate
             if (owner_.clockElapsedMs() > int64_t(double(owner_.deadlines_.soft) * factor * 0.6)) break;
         }
         previousBest = score;
@@ -756,11 +781,74 @@ void Worker::iterativeDeepening() {
 
 // ---------------------------------------------------------------------------
 
-Searcher::Searcher(TranspositionTable& tt) : tt_(tt) { workers_.push_back(std::make_unique<Worker>(*this, 0)); }
+PoolThread::PoolThread() : thread_([this] { idleLoop(); }) {}
 
-Searcher::~Searcher() = default;
+PoolThread::~PoolThread() {
+    {
+        std::lock_guard lock(mutex_);
+        quit_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+void PoolThread::run(std::function<void()> job) {
+    {
+        std::lock_guard lock(mutex_);
+        assert(!busy_);
+        job_ = std::move(job);
+        busy_ = true;
+    }
+    cv_.notify_all();
+}
+
+void PoolThread::wait() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [this] { return !busy_; });
+}
+
+bool PoolThread::busy() const {
+    std::lock_guard lock(mutex_);
+    return busy_;
+}
+
+void PoolThread::idleLoop() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+        cv_.wait(lock, [this] { return busy_ || quit_; });
+        if (!busy_) return;  // quit, and no job left
+        std::function<void()> job = std::move(job_);
+        lock.unlock();
+        job();
+        lock.lock();
+        busy_ = false;
+        cv_.notify_all();
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+Searcher::Searcher(TranspositionTable& tt) : tt_(tt) { resizePool(1); }
+
+Searcher::~Searcher() {
+    stop();
+    wait();
+    threads_.clear();  // joins the threads before the workers go
+}
+
+void Searcher::resizePool(int threads) {
+    while (int(workers_.size()) < threads) {
+        workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
+        threads_.push_back(std::make_unique<PoolThread>());
+    }
+    while (int(workers_.size()) > threads) {
+        threads_.pop_back();
+        workers_.pop_back();
+    }
+}
 
 void Searcher::clearHistory() {
+    wait();
     for (auto& w : workers_) w->clearHistory();
 }
 
@@ -780,72 +868,138 @@ bool Searcher::timeUp(bool hard) const {
     return deadline >= 0 && clockElapsedMs() >= deadline;
 }
 
-void Searcher::ponderhit() {
-    clockStartMs_.store(elapsedMs(), std::memory_order_relaxed);
-    pondering_.store(false, std::memory_order_relaxed);
+void Searcher::stop() {
+    {
+        std::lock_guard lock(waitMutex_);
+        stopRequested_.store(true, std::memory_order_relaxed);
+    }
+    waitCv_.notify_all();
 }
 
-void Searcher::arm(const SearchLimits& limits) {
+void Searcher::ponderhit() {
+    {
+        std::lock_guard lock(waitMutex_);
+        clockStartMs_.store(elapsedMs(), std::memory_order_relaxed);
+        pondering_.store(false, std::memory_order_relaxed);
+    }
+    waitCv_.notify_all();
+}
+
+bool Searcher::searching() const { return threads_[0]->busy(); }
+
+void Searcher::wait() { threads_[0]->wait(); }
+
+SearchResult Searcher::search(const Position& root, const SearchLimits& limits, const SearchOptions& options,
+                              SearchCallbacks callbacks) {
+    start(root, limits, options, std::move(callbacks));
+    wait();
+    return lastResult_;
+}
+
+void Searcher::start(const Position& root, const SearchLimits& limits, const SearchOptions& options,
+                     SearchCallbacks callbacks) {
+    wait();
     start_ = std::chrono::steady_clock::now();
     clockStartMs_ = 0;
     pondering_ = limits.ponder;
     stopRequested_ = false;
-}
-
-SearchResult Searcher::search(const Position& root, const SearchLimits& limits, const SearchOptions& options,
-                              const std::function<void(const SearchInfo&)>& onInfo) {
     limits_ = limits;
+    // A mate search ends once the depth that could prove the mate is spent.
+    if (limits_.mate > 0) limits_.depth = std::min(limits_.depth, 2 * limits_.mate + 2);
     options_ = options;
-    onInfo_ = onInfo;
+    callbacks_ = std::move(callbacks);
     deadlines_ = computeDeadlines(limits.time);
-    tt_.newSearch();
-
-    const int threads = std::clamp(options.threads, 1, 256);
-    while (int(workers_.size()) < threads) workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
-    while (int(workers_.size()) > threads) workers_.pop_back();
+    root_ = root;
+    resizePool(std::clamp(options.threads, 1, 256));
 
     // Root moves: legal, not banned, and within searchmoves if given.
     MoveList legal;
-    generateLegal(root, legal);
-    std::vector<Move> rootMoves;
+    generateLegal(root_, legal);
+    rootMoves_.clear();
     for (Move m : legal) {
         if (std::find(limits.banned.begin(), limits.banned.end(), m) != limits.banned.end()) continue;
         if (!limits.searchMoves.empty() &&
             std::find(limits.searchMoves.begin(), limits.searchMoves.end(), m) == limits.searchMoves.end())
             continue;
-        rootMoves.push_back(m);
+        rootMoves_.push_back(m);
     }
+    // What an earlier, deeper search found here: the answer if this one is
+    // stopped before it gets past its first iteration.
+    ttRootMove_ = Move::none();
+    ttRootDepth_ = 0;
+    TTHit hit;
+    if (tt_.probe(root_.key(), 0, hit) && hit.move && hit.bound == Bound::Exact &&
+        std::find(rootMoves_.begin(), rootMoves_.end(), hit.move) != rootMoves_.end()) {
+        ttRootMove_ = hit.move;
+        ttRootDepth_ = hit.depth;
+        ttRootValue_ = hit.value;
+    }
+    tt_.newSearch();
+    threads_[0]->run([this] { mainThread(); });
+}
 
+void Searcher::mainThread() {
     SearchResult result;
-    if (!rootMoves.empty()) {
-        for (size_t i = 0; i < workers_.size(); ++i) workers_[i]->prepare(root, rootMoves, options, options.seed);
-        std::vector<std::thread> helpers;
-        for (size_t i = 1; i < workers_.size(); ++i) helpers.emplace_back([this, i] { workers_[i]->iterativeDeepening(); });
+    if (!rootMoves_.empty()) {
+        for (auto& w : workers_) w->prepare(root_, rootMoves_, options_, options_.seed);
+        for (size_t i = 1; i < workers_.size(); ++i) threads_[i]->run([this, i] { workers_[i]->iterativeDeepening(); });
         workers_[0]->iterativeDeepening();
-        const RootMove& best = workers_[0]->rootMoves[0];
-        result.best = best.move;
-        result.score = best.score == -ValueInfinite ? best.previousScore : best.score;
-        if (result.score == -ValueInfinite) result.score = 0;  // stopped before any score was known
-        result.depth = workers_[0]->completedDepth;
-        if (best.pv.size() > 1) result.ponder = best.pv[1];
-        // A ponder or infinite search must not answer before stop/ponderhit.
-        while ((pondering_.load() || limits.infinite) && !stopRequested_.load())
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        stop();
-        for (auto& t : helpers) t.join();
-    } else {
-        while ((pondering_.load() || limits.infinite) && !stopRequested_.load())
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    if (result.best && !result.ponder) {
+    // A ponder or infinite search must not answer before stop or ponderhit.
+    {
+        std::unique_lock lock(waitMutex_);
+        waitCv_.wait(lock, [this] { return stopRequested_.load() || !(pondering_.load() || limits_.infinite); });
+    }
+    stop();
+    for (size_t i = 1; i < threads_.size(); ++i) threads_[i]->wait();
+    if (!rootMoves_.empty()) result = pickResult();
+    result.nodes = nodes();
+    result.timeMs = elapsedMs();
+    result.hashfull = tt_.hashfull();
+    lastResult_ = result;
+    if (callbacks_.onDone) callbacks_.onDone(result);
+}
+
+SearchResult Searcher::pickResult() {
+    // The main thread's answer, unless a helper completed a deeper iteration
+    // with a better score (Lazy SMP: its tree is then the better one).
+    const Worker* chosen = workers_[0].get();
+    auto scoreOf = [](const Worker& w) {
+        const RootMove& rm = w.rootMoves[0];
+        return rm.score == -ValueInfinite ? rm.previousScore : rm.score;
+    };
+    for (size_t i = 1; i < workers_.size(); ++i) {
+        const Worker& w = *workers_[i];
+        if (w.completedDepth > chosen->completedDepth && scoreOf(w) > scoreOf(*chosen)) chosen = &w;
+    }
+    const RootMove& best = chosen->rootMoves[0];
+    SearchResult result;
+    result.best = best.move;
+    result.score = scoreOf(*chosen);
+    if (result.score == -ValueInfinite) result.score = 0;
+    result.depth = chosen->completedDepth;
+    result.selDepth = std::max(best.selDepth, result.depth);
+    result.pv = best.pv;
+    if (result.pv.empty() || result.pv[0] != result.best) result.pv.assign(1, result.best);
+    // Stopped during the first iterations: an earlier, deeper search of this
+    // very position knows better than a depth-1 answer.
+    if (ttRootMove_ && result.depth <= 1 && ttRootDepth_ > result.depth && chosen == workers_[0].get()) {
+        result.best = ttRootMove_;
+        result.score = ttRootValue_;
+        result.depth = ttRootDepth_;
+        result.pv.assign(1, ttRootMove_);
+    }
+    if (result.pv.size() > 1) result.ponder = result.pv[1];
+    if (!result.ponder) {
         // No PV move: take the reply from the TT if it is legal.
-        Position p = root;
+        Position p = root_;
         p.makeMove(result.best);
         TTHit hit;
-        if (tt_.probe(p.key(), 1, hit) && hit.move && p.isPseudoLegal(hit.move) && p.isLegal(hit.move))
+        if (tt_.probe(p.key(), 1, hit) && hit.move && p.isPseudoLegal(hit.move) && p.isLegal(hit.move)) {
             result.ponder = hit.move;
+            result.pv.push_back(hit.move);
+        }
     }
-    result.nodes = nodes();
     return result;
 }
 

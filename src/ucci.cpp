@@ -10,8 +10,6 @@
 #include <fmt/format.h>
 
 #include "chariot/bench.h"
-#include "chariot/eval.h"
-#include "chariot/movegen.h"
 
 namespace chariot {
 
@@ -47,35 +45,7 @@ std::string joinTokens(const std::vector<std::string>& tokens, size_t from, size
     return out;
 }
 
-// Integer argument: clamps to [lo, hi]; nullopt if it is not a number.
-std::optional<int64_t> parseInt(const std::string& text, int64_t lo, int64_t hi) {
-    const char* begin = text.data();
-    const char* end = begin + text.size();
-    if (begin != end && *begin == '+') ++begin;
-    int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (ec == std::errc::result_out_of_range) {
-        // Too many digits: saturate in the direction of the sign.
-        value = (begin != end && *begin == '-') ? lo : hi;
-    } else if (ec != std::errc() || ptr != end) {
-        // Accept a fractional part ("1.5") by truncating it.
-        if (ec == std::errc() && ptr != end && *ptr == '.' &&
-            std::all_of(ptr + 1, end, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-            return std::clamp(value, lo, hi);
-        return std::nullopt;
-    }
-    return std::clamp(value, lo, hi);
-}
-
-std::optional<bool> parseBool(const std::string& text) {
-    std::string v = lower(text);
-    if (v == "true" || v == "on" || v == "1" || v == "yes") return true;
-    if (v == "false" || v == "off" || v == "0" || v == "no") return false;
-    return std::nullopt;
-}
-
-const char* const LevelNames[] = {"none", "small", "medium", "large"};
-const char* const RandomnessNames[] = {"none", "tiny", "small", "medium", "large", "huge"};
+std::optional<int64_t> parseInt(const std::string& text, int64_t lo, int64_t hi) { return parseInteger(text, lo, hi); }
 
 }  // namespace
 
@@ -107,56 +77,47 @@ std::optional<LineSplitter::Line> LineSplitter::finish() {
 
 // ---------------------------------------------------------------------------
 
-struct Protocol::OptionSpec {
-    std::string ucciName;   // one lower-case word
-    std::string uciName;    // the UCI spelling
-    std::string type;       // check, spin, combo, string, button
-    std::string defaultValue;
-    int64_t min = 0, max = 0;
-    std::vector<std::string> vars;
-};
-
-namespace {
-
-// The directory of the running executable: the default book lives beside it.
-}  // namespace
-
 Protocol::Protocol(std::function<void(const std::string&)> write, const WorkCaps& caps)
-    : write_(std::move(write)),
-      caps_(caps),
-      engine_(std::min(Engine::DefaultHashMB, caps_.hashMB)),
-      defaultBookFiles_(defaultBookPath()) {
-    // A missing default book is not an error: the engine just plays without one.
-    engine_.setBookFiles(defaultBookFiles_);
+    : write_(std::move(write)), caps_(caps), engine_(caps) {
+    declareOptions();
 }
 
 Protocol::~Protocol() {
-    if (searchThread_.joinable()) {
-        engine_.stop();
-        searchThread_.join();
-    }
+    engine_.stop();
+    engine_.wait();
 }
 
-std::vector<Protocol::OptionSpec> Protocol::optionTable() {
-    std::vector<OptionSpec> t;
-    auto levels = std::vector<std::string>(std::begin(LevelNames), std::end(LevelNames));
-    t.push_back({"usemillisec", "", "check", useMillisec_ ? "true" : "false", 0, 0, {}});
-    t.push_back({"batch", "", "check", "false", 0, 0, {}});
-    t.push_back({"debug", "Debug", "check", "false", 0, 0, {}});
-    t.push_back({"ponder", "Ponder", "check", "false", 0, 0, {}});
-    t.push_back({"usebook", "OwnBook", "check", engine_.useBook ? "true" : "false", 0, 0, {}});
-    t.push_back({"bookfiles", "BookFiles", "string", engine_.bookFiles(), 0, 0, {}});
-    t.push_back({"hashsize", "Hash", "spin", std::to_string(Engine::DefaultHashMB), int64_t(TranspositionTable::MinMB),
-                 int64_t(TranspositionTable::MaxMB), {}});
-    t.push_back({"threads", "Threads", "spin", "1", 1, 256, {}});
-    t.push_back({"multipv", "MultiPV", "spin", "1", 1, 128, {}});
-    t.push_back({"moveoverhead", "Move Overhead", "spin", "30", 0, 5000, {}});
-    t.push_back({"pruning", "Pruning", "combo", "large", 0, 0, levels});
-    t.push_back({"knowledge", "Knowledge", "combo", "large", 0, 0, levels});
-    t.push_back({"randomness", "Randomness", "combo", "none", 0, 0,
-                 std::vector<std::string>(std::begin(RandomnessNames), std::end(RandomnessNames))});
-    t.push_back({"newgame", "Clear Hash", "button", "", 0, 0, {}});
-    return t;
+void Protocol::declareOptions() {
+    OptionRegistry& options = engine_.options();
+    options.add({"usemillisec", "", OptionType::Check, "false", 0, 0, {},
+                 "times in `go` are in milliseconds (else seconds, per UCCI)", [this](const OptionValue& v) {
+                     useMillisec_ = v.check;
+                     return std::vector<std::string>{};
+                 }});
+    options.add({"batch", "", OptionType::Check, "false", 0, 0, {},
+                 "scripts: every `go` runs to its own limit before the next command (`quit` too) is obeyed",
+                 [this](const OptionValue& v) {
+                     batch_ = v.check;
+                     return std::vector<std::string>{};
+                 }});
+    options.add({"debug", "Debug", OptionType::Check, "false", 0, 0, {}, "accepted (UCCI standard option)",
+                 [this](const OptionValue& v) {
+                     debug_ = v.check;
+                     return std::vector<std::string>{};
+                 }});
+}
+
+void Protocol::resetSession() {
+    engine_.stop();
+    engine_.wait();
+    engine_.options().resetToDefaults();
+    (void)engine_.setPosition("startpos", {});
+    engine_.newGame();
+    dialect_ = Dialect::Ucci;
+    searching_ = quitting_ = inputClosed_ = false;
+    deferred_.clear();
+    std::lock_guard lock(queueMutex_);
+    queue_.clear();
 }
 
 void Protocol::say(const std::string& line) {
@@ -195,6 +156,7 @@ int Protocol::runStdin() {
 }
 
 int Protocol::runLines(const std::vector<std::string>& lines) {
+    resetSession();
     for (const auto& l : lines) post({Event::Line, l, false});
     post({Event::EndOfInput, {}, false});
     return loop();
@@ -248,22 +210,23 @@ void Protocol::handleWhileSearching(const std::vector<std::string>& tokens, cons
         say("readyok");
         return;
     }
-    if (cmd == "quit") {
-        // Stop now; what came before the quit is still carried out (but no
-        // new search), then the engine says bye.
-        quitting_ = true;
-        engine_.stop();
-    } else if (!batch_) {
-        if (cmd == "stop") {
+    // In batch mode a search runs to its own limit: the commands after it,
+    // quit and stop included, wait. A search without a limit of its own
+    // (infinite, ponder) still obeys stop, ponderhit and quit.
+    const bool unlimited = currentLimits_.infinite || currentLimits_.ponder;
+    if (!batch_ || unlimited) {
+        if (cmd == "quit") {
+            // Stop now; what came before the quit is still carried out (but
+            // no new search), then the engine says bye.
+            quitting_ = true;
+            engine_.stop();
+        } else if (cmd == "stop") {
             engine_.stop();
             return;
-        }
-        if (cmd == "ponderhit") {
-            if (tokens.size() > 1 && lower(tokens[1]) == "draw") drawOffered_ = true;
-            engine_.ponderhit();
+        } else if (cmd == "ponderhit") {
+            engine_.ponderhit(tokens.size() > 1 && lower(tokens[1]) == "draw");
             return;
-        }
-        if (cmd == "probe") {
+        } else if (cmd == "probe" && !batch_) {
             cmdProbe(tokens);
             return;
         }
@@ -291,7 +254,7 @@ bool Protocol::handle(const std::string& line, bool truncated) {
         say("bye");
         return false;
     } else if (cmd == "setoption") {
-        cmdSetOption(tokens, line);
+        cmdSetOption(tokens);
     } else if (cmd == "position") {
         cmdPosition(tokens, 1);
     } else if (cmd == "fen" || cmd == "startpos") {
@@ -315,7 +278,7 @@ bool Protocol::handle(const std::string& line, bool truncated) {
     } else if (cmd == "d" || cmd == "display") {
         cmdDisplay();
     } else if (cmd == "eval") {
-        std::string report = evalReport(engine_.position());
+        std::string report = engine_.evalReport();
         size_t start = 0;
         while (start < report.size()) {
             size_t end = report.find('\n', start);
@@ -338,39 +301,21 @@ bool Protocol::handle(const std::string& line, bool truncated) {
 
 void Protocol::cmdHandshake(Dialect d) {
     dialect_ = d;
-    handshakeDone_ = true;
+    say(fmt::format("id name {} {}", EngineName, EngineVersion));
     if (d == Dialect::Ucci) {
-        say(fmt::format("id name {} {}", EngineName, EngineVersion));
         say(fmt::format("id version {}", EngineVersion));
         say("id copyright 2026 the Chariot developers, MIT licence");
         say(fmt::format("id author {}", EngineAuthor));
-        for (const auto& o : optionTable()) {
-            std::string line = fmt::format("option {} type {}", o.ucciName, o.type);
-            if (o.type == "spin") line += fmt::format(" min {} max {}", o.min, o.max);
-            if (o.type == "combo")
-                for (const auto& v : o.vars) line += " var " + v;
-            if (o.type != "button") line += " default " + (o.defaultValue.empty() ? "<empty>" : o.defaultValue);
-            say(line);
-        }
+        for (const auto& line : engine_.options().ucciLines()) say(line);
         say("ucciok");
     } else {
-        say(fmt::format("id name {} {}", EngineName, EngineVersion));
         say(fmt::format("id author {}", EngineAuthor));
-        for (const auto& o : optionTable()) {
-            if (o.uciName.empty()) continue;
-            std::string line = fmt::format("option name {} type {}", o.uciName, o.type);
-            if (o.type != "button") line += " default " + (o.defaultValue.empty() ? "<empty>" : o.defaultValue);
-            if (o.type == "spin") line += fmt::format(" min {} max {}", o.min, o.max);
-            if (o.type == "combo")
-                for (const auto& v : o.vars) line += " var " + v;
-            say(line);
-        }
+        for (const auto& line : engine_.options().uciLines()) say(line);
         say("uciok");
     }
 }
 
-void Protocol::cmdSetOption(const std::vector<std::string>& tokens, const std::string& line) {
-    (void)line;
+void Protocol::cmdSetOption(const std::vector<std::string>& tokens) {
     std::string name, value;
     // UCI: setoption name <id words> [value <x words>]; UCCI: setoption <name> [<value words>].
     if (tokens.size() >= 2 && lower(tokens[1]) == "name") {
@@ -390,93 +335,10 @@ void Protocol::cmdSetOption(const std::vector<std::string>& tokens, const std::s
         info("setoption needs an option name");
         return;
     }
-    setOptionValue(name, value);
-}
-
-bool Protocol::setOptionValue(const std::string& rawName, const std::string& value) {
-    // Match either spelling, case-insensitively; spaces and underscores alike.
-    auto canon = [](std::string s) {
-        s = lower(std::move(s));
-        s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return c == ' ' || c == '_'; }), s.end());
-        return s;
-    };
-    const std::string name = canon(rawName);
-    std::string key;
-    for (const auto& o : optionTable())
-        if (canon(o.ucciName) == name || (!o.uciName.empty() && canon(o.uciName) == name)) key = o.ucciName;
-    if (name == "clearhash" || name == "ucinewgame") key = "newgame";
-    if (key.empty()) {
-        info(fmt::format("unknown option '{}' ignored", rawName.substr(0, 40)));
-        return false;
-    }
-    auto badValue = [&](std::string_view expected) {
-        info(fmt::format("option {}: '{}' is not {}; unchanged", key, value.substr(0, 40), expected));
-        return false;
-    };
-    auto boolValue = [&]() -> std::optional<bool> {
-        auto b = parseBool(value);
-        if (!b) badValue("true or false");
-        return b;
-    };
-    auto levelValue = [&](const char* const* names, int count) -> std::optional<int> {
-        std::string v = lower(value);
-        for (int i = 0; i < count; ++i)
-            if (v == names[i]) return i;
-        std::string list;
-        for (int i = 0; i < count; ++i) list += (i ? ", " : "") + std::string(names[i]);
-        badValue("one of " + list);
-        return std::nullopt;
-    };
-    auto spinValue = [&](int64_t lo, int64_t hi) -> std::optional<int64_t> {
-        auto n = parseInt(value, INT64_MIN, INT64_MAX);
-        if (!n) {
-            badValue(fmt::format("a number from {} to {}", lo, hi));
-            return std::nullopt;
-        }
-        if (*n < lo || *n > hi) {
-            info(fmt::format("option {}: {} is out of range, using {}", key, *n, std::clamp(*n, lo, hi)));
-            return std::clamp(*n, lo, hi);
-        }
-        return n;
-    };
-
-    if (key == "usemillisec") {
-        if (auto b = boolValue()) useMillisec_ = *b;
-    } else if (key == "batch") {
-        if (auto b = boolValue()) batch_ = *b;
-    } else if (key == "debug") {
-        if (auto b = boolValue()) debug_ = *b;
-    } else if (key == "ponder") {
-        if (auto b = boolValue()) ponderOption_ = *b;
-    } else if (key == "usebook") {
-        if (auto b = boolValue()) engine_.useBook = *b;
-    } else if (key == "bookfiles") {
-        std::string files = value;
-        if (lower(files) == "<empty>") files.clear();
-        auto errors = engine_.setBookFiles(files);
-        for (const auto& e : errors) info("bookfiles: " + e);
-        if (!files.empty() && errors.empty()) info(fmt::format("bookfiles: {} book(s) loaded", engine_.loadedBooks()));
-    } else if (key == "hashsize") {
-        if (auto n = spinValue(int64_t(TranspositionTable::MinMB), int64_t(TranspositionTable::MaxMB))) {
-            size_t got = engine_.setHashMB(std::min(size_t(*n), caps_.hashMB));
-            if (got != size_t(*n)) info(fmt::format("hash table is {} MB", got));
-        }
-    } else if (key == "threads") {
-        if (auto n = spinValue(1, 256)) engine_.searchOptions.threads = int(std::min<int64_t>(*n, caps_.threads));
-    } else if (key == "multipv") {
-        if (auto n = spinValue(1, 128)) engine_.searchOptions.multiPV = int(*n);
-    } else if (key == "moveoverhead") {
-        if (auto n = spinValue(0, 5000)) moveOverheadMs_ = *n;
-    } else if (key == "pruning") {
-        if (auto l = levelValue(LevelNames, 4)) engine_.searchOptions.pruning = Pruning(*l);
-    } else if (key == "knowledge") {
-        if (auto l = levelValue(LevelNames, 4)) engine_.searchOptions.knowledge = Knowledge(*l);
-    } else if (key == "randomness") {
-        if (auto l = levelValue(RandomnessNames, 6)) engine_.randomness = Randomness(*l);
-    } else if (key == "newgame") {
-        engine_.newGame();
-    }
-    return true;
+    // `setoption ucinewgame` and `clearhash`: old spellings of newgame.
+    const std::string l = lower(name);
+    if (l == "ucinewgame" || l == "clearhash") name = "newgame";
+    for (const auto& message : engine_.setOption(name, value).messages) info(message);
 }
 
 void Protocol::cmdPosition(const std::vector<std::string>& tokens, size_t first) {
@@ -609,56 +471,54 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
         info("go: no usable limit left; not searching (send 'go infinite' to search until 'stop')");
         return;
     }
-    limits.time.overhead = moveOverheadMs_;
-    limits.time.ponderOption = ponderOption_;
-    if (!limits.ponder && !limits.infinite && limits.searchMoves.empty() && limits.mate == 0 && playBookMove())
-        return;
-    startSearch(limits, draw);
+    // A bare `go` searches until stop, as `go infinite` does.
+    if (!limited) limits.infinite = true;
+    startSearch({limits, draw});
 }
 
-bool Protocol::playBookMove() {
-    std::vector<BookMove> candidates;
-    Move ponder;
-    const Move m = engine_.bookMove(&candidates, &ponder);
-    if (!m) return false;
-    // As ElephantEye does: every candidate with its weight, then the choice.
-    for (const BookMove& c : candidates)
-        say(fmt::format("info depth 0 score {} pv {}", c.weight, c.move.toString()));
-    say("bestmove " + m.toString() + (ponder ? " ponder " + ponder.toString() : ""));
-    return true;
-}
-
-void Protocol::startSearch(SearchLimits limits, bool drawOffered) {
+void Protocol::startSearch(GoRequest request) {
+    SearchLimits& limits = request.limits;
     if (inputClosed_ && (limits.infinite || limits.ponder)) {
         // Nobody can send stop or ponderhit any more: search what the other
-        // limits allow, or one ply.
-        bool otherLimit = limits.depth < MaxSearchDepth || limits.nodes || limits.time.time >= 0 ||
-                          limits.time.moveTime >= 0 || limits.mate;
+        // limits allow, or answer after the first iteration.
+        const bool otherLimit = limits.depth < MaxSearchDepth || limits.nodes || limits.time.time >= 0 ||
+                                limits.time.moveTime >= 0 || limits.mate;
         limits.infinite = limits.ponder = false;
         if (!otherLimit) limits.depth = 1;
     }
-    limits.depth = std::min(limits.depth, caps_.depth);
-    if (caps_.nodes) limits.nodes = limits.nodes ? std::min(limits.nodes, caps_.nodes) : caps_.nodes;
-    drawOffered_ = drawOffered;
     currentLimits_ = limits;
     searching_ = true;
-    engine_.arm(limits);
-    searchThread_ = std::thread([this, limits] {
-        searchResult_ = engine_.searchArmed(limits, [this](const SearchInfo& i) { printInfo(i); });
+    lastInfo_ = {};
+    EngineCallbacks callbacks;
+    callbacks.onIteration = [this](const SearchInfo& i) { printInfo(i); };
+    callbacks.onCurrentMove = [this](const CurrentMove& c) { printCurrentMove(c); };
+    callbacks.onProgress = [this](const SearchProgress& p) { printProgress(p); };
+    callbacks.onBestMove = [this](const BestMove& answer) {
+        {
+            std::lock_guard lock(answerMutex_);
+            answer_ = answer;
+        }
         post({Event::SearchDone, {}, false});
-    });
+    };
+    engine_.go(std::move(request), std::move(callbacks));
 }
 
 void Protocol::finishSearch() {
-    if (searchThread_.joinable()) searchThread_.join();
+    engine_.wait();
     searching_ = false;
+    BestMove answer;
+    {
+        std::lock_guard lock(answerMutex_);
+        answer = answer_;
+    }
     // Answered here, not on the search thread: a command the GUI sends once it
     // has seen bestmove must find the search over (else a setoption would wait
     // in deferred_ while isready got its readyok at once).
-    printBestMove(searchResult_);
+    printBestMove(answer);
 }
 
 void Protocol::printInfo(const SearchInfo& i) {
+    if (i.multiPV == 1) lastInfo_ = i;
     const int64_t nps = i.timeMs > 0 ? int64_t(i.nodes * 1000 / uint64_t(i.timeMs)) : int64_t(i.nodes) * 1000;
     std::string pv;
     for (Move m : i.pv) {
@@ -668,7 +528,7 @@ void Protocol::printInfo(const SearchInfo& i) {
     std::string bound = i.bound == Bound::Lower ? " lowerbound" : i.bound == Bound::Upper ? " upperbound" : "";
     if (dialect_ == Dialect::Ucci) {
         say(fmt::format("info depth {} seldepth {}{} score {}{} time {} nodes {} nps {} hashfull {} pv{}", i.depth,
-                        i.selDepth, i.multiPV > 1 || engine_.searchOptions.multiPV > 1 ? fmt::format(" multipv {}", i.multiPV) : "",
+                        i.selDepth, i.multiPV > 1 || engine_.searchOptions().multiPV > 1 ? fmt::format(" multipv {}", i.multiPV) : "",
                         toUcciScore(i.score), bound, i.timeMs, i.nodes, nps, i.hashfull, pv));
     } else {
         std::string score = isMateValue(i.score) ? fmt::format("mate {}", mateInMoves(i.score))
@@ -678,19 +538,53 @@ void Protocol::printInfo(const SearchInfo& i) {
     }
 }
 
-void Protocol::printBestMove(const SearchResult& r) {
+void Protocol::printCurrentMove(const CurrentMove& c) {
+    if (dialect_ == Dialect::Ucci)
+        say(fmt::format("info currmove {} currmovenumber {}", c.move.toString(), c.number));
+    else
+        say(fmt::format("info depth {} currmove {} currmovenumber {}", c.depth, c.move.toString(), c.number));
+}
+
+void Protocol::printProgress(const SearchProgress& p) {
+    const int64_t nps = p.timeMs > 0 ? int64_t(p.nodes * 1000 / uint64_t(p.timeMs)) : 0;
+    say(fmt::format("info time {} nodes {} nps {} hashfull {}", p.timeMs, p.nodes, nps, p.hashfull));
+}
+
+void Protocol::printBestMove(const BestMove& answer) {
+    const SearchResult& r = answer.result;
     if (!r.best) {
         say(dialect_ == Dialect::Ucci ? "nobestmove" : "bestmove (none)");
         return;
     }
+    if (answer.fromBook) {
+        // UCCI as ElephantEye does: every candidate with its weight as a
+        // depth-0 line. UCI GUIs would read that as a score: say it in words.
+        for (const BookMove& c : answer.bookMoves) {
+            if (dialect_ == Dialect::Ucci)
+                say(fmt::format("info depth 0 score {} pv {}", c.weight, c.move.toString()));
+            else
+                say(fmt::format("info string book move {} weight {}", c.move.toString(), c.weight));
+        }
+    } else if (r.depth >= 1 && !(r.depth == lastInfo_.depth && r.score == lastInfo_.score && r.pv == lastInfo_.pv)) {
+        // The line the answer comes from, last before bestmove, so that the
+        // GUI's PV always starts with the move played (unless it just did).
+        SearchInfo last;
+        last.depth = r.depth;
+        last.selDepth = r.selDepth;
+        last.score = r.score;
+        last.nodes = r.nodes;
+        last.timeMs = r.timeMs;
+        last.hashfull = r.hashfull;
+        last.pv = r.pv;
+        printInfo(last);
+    }
     std::string line = "bestmove " + r.best.toString();
     if (r.ponder) line += " ponder " + r.ponder.toString();
+    // Draw offers and resignation are UCCI's; UCI has no word for them.
     if (dialect_ == Dialect::Ucci) {
-        // Accept an offered draw when we are clearly worse; resign only
-        // against a mate the search has proven to be short.
-        if (drawOffered_ && r.score <= -150 && !isMateValue(r.score))
+        if (answer.offerDraw)
             line += " draw";
-        else if (r.depth >= 1 && r.score <= -ValueMateInMaxPly && mateInMoves(r.score) >= -3)
+        else if (answer.resign)
             line += " resign";
     }
     say(line);
@@ -731,13 +625,13 @@ void Protocol::cmdProbe(const std::vector<std::string>& tokens) {
         }
         pos = p;
     }
-    TTHit hit;
-    if (!engine_.tt().probe(pos.key(), 0, hit)) {
+    const ProbeResult hit = engine_.probe(pos);
+    if (!hit.found) {
         say("pophash");
         return;
     }
     std::string line = "pophash";
-    if (hit.move && pos.isPseudoLegal(hit.move) && pos.isLegal(hit.move)) line += " bestmove " + hit.move.toString();
+    if (hit.move) line += " bestmove " + hit.move.toString();
     int v = toUcciScore(hit.value);
     if (hit.bound == Bound::Lower || hit.bound == Bound::Exact) line += fmt::format(" lowerbound {} depth {}", v, hit.depth);
     if (hit.bound == Bound::Upper || hit.bound == Bound::Exact) line += fmt::format(" upperbound {} depth {}", v, hit.depth);
@@ -755,9 +649,8 @@ void Protocol::cmdPerft(const std::vector<std::string>& tokens) {
         }
         depth = int(*n);
     }
-    Position pos = engine_.position();
     auto start = std::chrono::steady_clock::now();
-    uint64_t total = perftDivide(pos, depth, [&](Move m, uint64_t n) { say(fmt::format("{}: {}", m.toString(), n)); });
+    uint64_t total = engine_.perft(depth, [&](Move m, uint64_t n) { say(fmt::format("{}: {}", m.toString(), n)); });
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     say(fmt::format("Nodes searched: {}", total));
     info(fmt::format("perft {} time {} ms nps {}", depth, int64_t(seconds * 1000),

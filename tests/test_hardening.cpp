@@ -256,13 +256,18 @@ TEST_CASE("a go whose only limit is malformed is refused, not run forever", "[pr
 TEST_CASE("out-of-range hash sizes are clamped with a message", "[protocol][hardening]") {
     EngineProcess e;
     const std::string fen = baseline(e);
-    for (const char* value : {"-5", "0", "-99999999999999999999999"}) {
+    for (const char* value : {"-5", "-99999999999999999999999"}) {
         e.send(std::string("setoption hashsize ") + value);
         std::vector<std::string> seen;
         requireReady(e, &seen);
         CHECK(contains(seen, "info string option hashsize: "));
         CHECK(contains(seen, " is out of range, using 1"));
     }
+    // UCCI: 0 lets the engine decide (its default).
+    e.send("setoption hashsize 0");
+    std::vector<std::string> seen;
+    requireReady(e, &seen);
+    CHECK(contains(seen, "info string option hashsize: 0 means the default, 64"));
     e.send("setoption hashsize 16");
     requireReady(e);
     CHECK(currentFen(e) == fen);

@@ -1,8 +1,11 @@
-// The engine without I/O: the game position, the transposition table, the
-// searcher and the options. The protocol layer drives it; tests drive it
-// directly.
+// The engine without I/O: it owns the game position, the transposition
+// table, the options, the opening book and the search threads. `go` is
+// non-blocking (book first, then search) and reports through callbacks; the
+// protocol layer parses and formats, tests drive the engine directly.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,23 +13,74 @@
 #include <vector>
 
 #include "chariot/book.h"
+#include "chariot/options.h"
 #include "chariot/position.h"
 #include "chariot/search.h"
 #include "chariot/tt.h"
 
 namespace chariot {
 
-
 // Root-score jitter levels (UCCI option `randomness`).
 enum class Randomness : uint8_t { None, Tiny, Small, Medium, Large, Huge };
 int randomnessAmplitude(Randomness r);  // internal units
 
+// Upper bounds on the work one command may start, whatever the input asks.
+// For tests and fuzzing: the defaults bound nothing.
+struct WorkCaps {
+    int depth = MaxSearchDepth;                 // search, perft and bench depth
+    uint64_t nodes = 0;                         // nodes per search; 0: no cap
+    size_t hashMB = TranspositionTable::MaxMB;  // hashsize option and bench hash
+    int threads = 256;                          // search threads
+};
+
+struct GoRequest {
+    SearchLimits limits;
+    bool drawOffered = false;  // UCCI `go draw` / `ponderhit draw`
+};
+
+// The answer to a `go`.
+struct BestMove {
+    SearchResult result;               // best none(): no legal move
+    bool fromBook = false;
+    std::vector<BookMove> bookMoves;   // with fromBook: every usable book move, best first
+    bool offerDraw = false;            // a dead draw, or a long level no-capture run (or accepting an offer)
+    bool resign = false;               // a short forced mate against us
+};
+
+struct EngineCallbacks {
+    std::function<void(const SearchInfo&)> onIteration;
+    std::function<void(const CurrentMove&)> onCurrentMove;
+    std::function<void(const SearchProgress&)> onProgress;
+    std::function<void(const BestMove&)> onBestMove;  // last call of a go
+};
+
+// A hash-table entry as `probe` shows it.
+struct ProbeResult {
+    bool found = false;
+    Move move;            // none() if the entry has no legal move here
+    Value value = 0;
+    Bound bound = Bound::None;
+    int depth = 0;
+};
+
 class Engine {
 public:
     static constexpr size_t DefaultHashMB = 64;
-    explicit Engine(size_t hashMB = DefaultHashMB);
+    explicit Engine(const WorkCaps& caps = {});
     ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
 
+    // --- options (one registry; see options.h) ---------------------------
+    OptionRegistry& options() { return options_; }
+    // setoption; the messages are for `info string`.
+    OptionRegistry::SetResult setOption(std::string_view name, std::string_view value) {
+        return options_.set(name, value);
+    }
+    SearchOptions& searchOptions() { return searchOptions_; }
+    int64_t moveOverheadMs() const { return moveOverheadMs_; }
+
+    // --- the game --------------------------------------------------------
     // `base` is "startpos" or a FEN. Commits only if the FEN and every move
     // are valid; otherwise returns the reason and keeps the old position.
     // Clears banned moves (UCCI: a new position cancels banmoves).
@@ -35,19 +89,29 @@ public:
     // Moves must be legal in the current position; returns the ones rejected.
     std::vector<std::string> setBannedMoves(const std::vector<std::string>& moves);
     const std::vector<Move>& bannedMoves() const { return banned_; }
+    void newGame();
 
-    // Blocking search on the current position.
-    SearchResult search(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo) {
-        arm(limits);
-        return searchArmed(std::move(limits), onInfo);
-    }
-    // The two halves, for a search on its own thread: arm() in the thread
-    // that reads commands, searchArmed() in the search thread.
-    void arm(const SearchLimits& limits) { searcher_.arm(limits); }
-    SearchResult searchArmed(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo);
+    // --- searching -------------------------------------------------------
+    // Starts answering the current position and returns at once: a book move
+    // (when the book is on and the limits allow one: not ponder, infinite,
+    // mate or searchmoves), else a search. The answer arrives through
+    // onBestMove, on the search thread (for a book move: before go returns).
+    // A search still running is waited for first.
+    void go(GoRequest request, EngineCallbacks callbacks);
     void stop() { searcher_.stop(); }
-    void ponderhit() { searcher_.ponderhit(); }
+    void ponderhit(bool drawOffered = false);
+    void wait() { searcher_.wait(); }
+    bool searching() const { return searcher_.searching(); }
+    // Blocking search of the current position without the book (tests, bench).
+    SearchResult search(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo = nullptr);
 
+    // --- inspection --------------------------------------------------------
+    ProbeResult probe(const Position& pos) const;
+    std::string evalReport() const;
+    // perft with one callback per root move; returns the total.
+    uint64_t perft(int depth, const std::function<void(Move, uint64_t)>& perMove) const;
+
+    // --- book --------------------------------------------------------------
     // Loads the `;`-separated book files (replacing the loaded ones); returns
     // one message per file that could not be loaded. Empty string: no book.
     std::vector<std::string> setBookFiles(const std::string& files);
@@ -55,26 +119,39 @@ public:
     size_t loadedBooks() const { return books_.size(); }
     // A book move for the current position: legal, not banned, not repeating a
     // position of the game. `candidates` receives every usable book move
-    // (best first). Returns none() when the book has nothing.
+    // (best first). Returns none() when the book has nothing. The choice is
+    // random, weighted by the moves' weights, unless `bookrandom` is off.
     Move bookMove(std::vector<BookMove>* candidates = nullptr, Move* ponder = nullptr);
 
-    void newGame();
-    size_t setHashMB(size_t mb) { return tt_.resize(mb); }
+    size_t setHashMB(size_t mb) { return tt_.resize(std::min(mb, caps_.hashMB)); }
     size_t hashMB() const { return tt_.sizeMB(); }
-    TranspositionTable& tt() { return tt_; }
-
-    SearchOptions searchOptions;
-    Randomness randomness = Randomness::None;
-    bool useBook = true;
+    const WorkCaps& caps() const { return caps_; }
 
 private:
+    void declareOptions();
+    SearchOptions preparedOptions();
+    // Fills the draw offer and resignation of a finished search.
+    void judgeOutcome(BestMove& answer, bool drawOffered);
+
+    WorkCaps caps_;
     Position position_;
     std::vector<Move> banned_;
     TranspositionTable tt_;
     Searcher searcher_;
+    OptionRegistry options_;
+    SearchOptions searchOptions_;
+    Randomness randomness_ = Randomness::None;
+    bool useBook_ = true;
+    bool bookRandom_ = true;
+    bool ponderOption_ = false;
+    int64_t moveOverheadMs_ = 30;
     std::vector<std::unique_ptr<Book>> books_;
     std::string bookFiles_;
     uint64_t rngState_;
+    // Scores of our recent searches with the no-capture count they were made
+    // at, for draw offers; cleared by a capture or a new game.
+    std::vector<std::pair<int, Value>> recentScores_;
+    std::atomic<bool> drawOffered_{false};  // of the search running now (ponderhit draw sets it)
 };
 
 }  // namespace chariot

@@ -6,10 +6,13 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "chariot/eval.h"
@@ -57,12 +60,60 @@ struct SearchInfo {
     std::vector<Move> pv;
 };
 
+// The root move being searched (reported after the first second).
+struct CurrentMove {
+    int depth = 0;
+    Move move;
+    int number = 0;           // 1-based, in the order searched
+};
+
+// Periodic sign of life (once a second after the first second).
+struct SearchProgress {
+    uint64_t nodes = 0;
+    int64_t timeMs = 0;
+    int hashfull = 0;
+};
+
 struct SearchResult {
     Move best;                // none() when there is no legal move
     Move ponder;
     Value score = 0;
-    int depth = 0;
+    int depth = 0;            // completed depth of the line answered
+    int selDepth = 0;
     uint64_t nodes = 0;
+    int64_t timeMs = 0;
+    int hashfull = 0;
+    std::vector<Move> pv;     // starts with `best` (empty without a move)
+};
+
+// The search reports through these; each may be empty. They are called on
+// the search's own thread.
+struct SearchCallbacks {
+    std::function<void(const SearchInfo&)> onIteration;
+    std::function<void(const CurrentMove&)> onCurrentMove;
+    std::function<void(const SearchProgress&)> onProgress;
+    std::function<void(const SearchResult&)> onDone;  // last: the search is over
+};
+
+// A thread that sleeps on a condition variable until it is given a job.
+class PoolThread {
+public:
+    PoolThread();
+    ~PoolThread();  // waits for the job in hand
+    PoolThread(const PoolThread&) = delete;
+    PoolThread& operator=(const PoolThread&) = delete;
+    void run(std::function<void()> job);  // the thread must be idle
+    void wait();                          // until idle
+    bool busy() const;
+
+private:
+    void idleLoop();
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    std::function<void()> job_;
+    bool busy_ = false;
+    bool quit_ = false;
+    std::thread thread_;  // last: starts once the members above exist
 };
 
 class Searcher {
@@ -72,35 +123,51 @@ public:
     Searcher(const Searcher&) = delete;
     Searcher& operator=(const Searcher&) = delete;
 
-    // Resets the stop and ponder state and starts the clock. Call it in the
-    // thread that receives the commands, before the search thread starts,
-    // so that a stop or ponderhit sent right after `go` cannot be lost.
-    void arm(const SearchLimits& limits);
-    // Runs an armed search on a copy of `root`. `onInfo` is called for each
-    // completed iteration and each new best line. stop() and ponderhit() may
-    // be called from another thread while it runs.
+    // Starts a search of a copy of `root` on the pool and returns at once.
+    // The stop and ponder state and the clock are reset here, in the caller's
+    // thread, so a stop or ponderhit sent right after `go` cannot be lost.
+    // A search still running is waited for first.
+    void start(const Position& root, const SearchLimits& limits, const SearchOptions& options,
+               SearchCallbacks callbacks);
+    // Blocks until the search started last is over (its onDone has returned).
+    void wait();
+    bool searching() const;
+    // start + wait; returns the result.
     SearchResult search(const Position& root, const SearchLimits& limits, const SearchOptions& options,
-                        const std::function<void(const SearchInfo&)>& onInfo);
-    void stop() { stopRequested_.store(true, std::memory_order_relaxed); }
+                        SearchCallbacks callbacks = {});
+    void stop();
     // Converts a ponder search into a timed search whose clock starts now.
     void ponderhit();
     bool stopped() const { return stopRequested_.load(std::memory_order_relaxed); }
     // Forget killers and history (new game).
     void clearHistory();
     uint64_t nodes() const;
+    const SearchResult& lastResult() const { return lastResult_; }
 
 private:
     friend class Worker;
+    void mainThread();
+    void resizePool(int threads);
+    SearchResult pickResult();
     TranspositionTable& tt_;
     std::vector<std::unique_ptr<class Worker>> workers_;
+    std::vector<std::unique_ptr<PoolThread>> threads_;  // threads_[i] runs workers_[i]
     std::atomic<bool> stopRequested_{false};
     std::atomic<bool> pondering_{false};
     std::atomic<int64_t> clockStartMs_{0};  // ms since `start_` when the clock began
+    std::mutex waitMutex_;                  // for the ponder/infinite wait
+    std::condition_variable waitCv_;
     std::chrono::steady_clock::time_point start_;
     Deadlines deadlines_;
     SearchLimits limits_;
     SearchOptions options_;
-    std::function<void(const SearchInfo&)> onInfo_;
+    SearchCallbacks callbacks_;
+    Position root_;
+    std::vector<Move> rootMoves_;
+    Move ttRootMove_;          // a deeper earlier result for the root, if any
+    int ttRootDepth_ = 0;
+    Value ttRootValue_ = 0;
+    SearchResult lastResult_;
 
     int64_t elapsedMs() const;
     int64_t clockElapsedMs() const { return elapsedMs() - clockStartMs_.load(std::memory_order_relaxed); }

@@ -10,7 +10,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "chariot/engine.h"
@@ -37,15 +36,6 @@ private:
     bool truncated_ = false;
 };
 
-// Upper bounds on the work one protocol command may start, whatever the
-// input asks. For tests and fuzzing: the defaults bound nothing.
-struct WorkCaps {
-    int depth = MaxSearchDepth;                 // search, perft and bench depth
-    uint64_t nodes = 0;                         // nodes per search; 0: no cap
-    size_t hashMB = TranspositionTable::MaxMB;  // hashsize option and bench hash
-    int threads = 256;                          // search threads
-};
-
 class Protocol {
 public:
     enum class Dialect : uint8_t { Ucci, Uci };
@@ -58,12 +48,14 @@ public:
     // the process exit code.
     int runStdin();
     // Runs the loop over the given lines (then behaves as at end of input).
+    // May be called again (the fuzzer reuses one Protocol): each call is a
+    // fresh session over the same engine, options back to their defaults.
     int runLines(const std::vector<std::string>& lines);
 
     Dialect dialect() const { return dialect_; }
+    Engine& engine() { return engine_; }
 
 private:
-    struct OptionSpec;
     enum class Event : uint8_t { Line, SearchDone, EndOfInput };
     struct Message {
         Event event;
@@ -71,6 +63,8 @@ private:
         bool truncated = false;
     };
 
+    void declareOptions();
+    void resetSession();
     void post(Message m);
     int loop();
     // Returns false when the engine should exit.
@@ -80,7 +74,7 @@ private:
     bool drainDeferred();
 
     void cmdHandshake(Dialect d);
-    void cmdSetOption(const std::vector<std::string>& tokens, const std::string& line);
+    void cmdSetOption(const std::vector<std::string>& tokens);
     void cmdPosition(const std::vector<std::string>& tokens, size_t first);
     void cmdBanMoves(const std::vector<std::string>& tokens);
     void cmdGo(const std::vector<std::string>& tokens);
@@ -89,40 +83,34 @@ private:
     void cmdBench(const std::vector<std::string>& tokens);
     void cmdDisplay();
     void cmdHelp();
-    void startSearch(SearchLimits limits, bool drawOffered);
-    // Answers `go` from the opening book; false if the book has no move.
-    bool playBookMove();
+    void startSearch(GoRequest request);
     void finishSearch();
     void printInfo(const SearchInfo& info);
-    void printBestMove(const SearchResult& result);
+    void printCurrentMove(const CurrentMove& c);
+    void printProgress(const SearchProgress& p);
+    void printBestMove(const BestMove& answer);
     void say(const std::string& line);
     void info(const std::string& message);  // "info string ..." (UCCI: also readable by GUIs)
-    bool setOptionValue(const std::string& name, const std::string& value);
-    std::vector<OptionSpec> optionTable();
 
     std::function<void(const std::string&)> write_;
     std::mutex writeMutex_;
     const WorkCaps caps_;
     Engine engine_;
     Dialect dialect_ = Dialect::Ucci;
-    bool handshakeDone_ = false;
 
-    // Options that live in the front-end.
+    // Options that live in the front-end (declared in the engine's registry).
     bool useMillisec_ = false;
     bool batch_ = false;
     bool debug_ = false;
-    bool ponderOption_ = false;
-    int64_t moveOverheadMs_ = 30;
-    std::string defaultBookFiles_;
 
     // Search state.
-    std::thread searchThread_;
-    SearchResult searchResult_;  // written by the search thread, read after joining it
+    BestMove answer_;            // written by the search thread before SearchDone is posted
+    std::mutex answerMutex_;
     bool searching_ = false;
-    bool drawOffered_ = false;
     bool quitting_ = false;      // quit arrived during a search
     bool inputClosed_ = false;   // end of input seen
     SearchLimits currentLimits_;
+    SearchInfo lastInfo_;        // the last main line printed (search thread, then after wait())
     std::deque<Message> deferred_;  // commands that wait for the search to end
 
     std::mutex queueMutex_;
