@@ -1,9 +1,12 @@
 // Fuzzes the whole command loop: the input bytes are split into lines as the
-// stdin reader splits them (LineSplitter) and run through a fresh Protocol
-// (runLines: searches on their own thread, commands deferred while one runs,
-// end of input stopping infinite and ponder searches). Work caps keep every
-// search, perft and bench tiny. Output lines must never contain a line break
-// or a NUL, whatever the input echoes back.
+// stdin reader splits them (LineSplitter) and run through the Protocol
+// (runLines: searches on the engine's thread pool, commands deferred while one
+// runs, end of input finishing or stopping the searches). One Protocol and its
+// engine persist across inputs (runLines starts each input as a fresh session:
+// options back to their defaults, start position, hash and histories cleared),
+// so an execution costs the commands, not the set-up of threads and tables.
+// Work caps keep every search, perft and bench tiny. Output lines must never
+// contain a line break or a NUL, whatever the input echoes back.
 //
 // `bookfiles` lines are dropped: they would open arbitrary paths of this
 // machine, which is not what is under test (book files have their own tests).
@@ -46,12 +49,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (auto& l : split)
         if (!l.truncated && !mentionsBookFiles(l.text)) lines.push_back(std::move(l.text));
 
-    WorkCaps caps;
-    caps.depth = 2;
-    caps.nodes = 5000;
-    caps.hashMB = 1;
-    caps.threads = 2;
-    Protocol protocol(checkOutput, caps);
+    static Protocol protocol = [] {
+        WorkCaps caps;
+        caps.depth = 2;
+        caps.nodes = 5000;
+        caps.hashMB = 1;
+        caps.threads = 2;
+        return Protocol(checkOutput, caps);
+    }();
     const int code = protocol.runLines(lines);
     check(code == 0, "the loop returned a non-zero exit code");
     return 0;
