@@ -94,7 +94,7 @@ struct RootMove {
 
 class Worker {
 public:
-    Worker(Searcher& owner, int id) : owner_(owner), id_(id) {}
+    Worker(Searcher& owner, SearchShared& shared, int id) : owner_(owner), shared_(shared), id_(id) {}
 
     void prepare(const Position& root, const std::vector<Move>& rootMoves, const SearchOptions& options,
                  uint64_t seed);
@@ -139,7 +139,8 @@ private:
     // Staged move ordering for the main search.
     class MovePicker;
 
-    Searcher& owner_;
+    Searcher& owner_;       // its public API: stop(), stopped(), nodes()
+    SearchShared& shared_;  // limits, options, clock, callbacks, TT
     int id_;
     Position pos_;
     SearchOptions options_;
@@ -160,7 +161,6 @@ private:
         return slot >= 0 ? &contHistory_[size_t(slot) * ContSlots] : nullptr;
     }
     int16_t* contRow(int ply, int back) { return const_cast<int16_t*>(std::as_const(*this).contRow(ply, back)); }
-    friend class Searcher;
 };
 
 // ---------------------------------------------------------------------------
@@ -325,27 +325,27 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
 
 bool Worker::checkStop() {
     if (mustFinish()) return false;
-    if (owner_.stopRequested_.load(std::memory_order_relaxed)) return true;
+    if (shared_.stopRequested.load(std::memory_order_relaxed)) return true;
     if (id_ != 0) return false;
     uint64_t n = nodes.load(std::memory_order_relaxed);
-    if (n % CheckInterval == 0 && owner_.callbacks_.onProgress) {
+    if (n % CheckInterval == 0 && shared_.callbacks.onProgress) {
         // A sign of life once a second, so GUIs do not show a frozen engine
         // between two iterations.
-        const int64_t now = owner_.elapsedMs();
+        const int64_t now = shared_.elapsedMs();
         if (now >= nextProgressMs_) {
             nextProgressMs_ = now + 1000;
-            owner_.callbacks_.onProgress({owner_.nodes(), now, owner_.tt_.hashfull()});
+            shared_.callbacks.onProgress({owner_.nodes(), now, shared_.tt.hashfull()});
         }
     }
-    if (const uint64_t limit = owner_.limits_.nodes) {
+    if (const uint64_t limit = shared_.limits.nodes) {
         // Exact with one thread (reproducible `go nodes`), coarse with more.
-        bool single = owner_.workers_.size() == 1;
+        bool single = shared_.threadCount == 1;
         if ((single && n >= limit) || (!single && n % CheckInterval == 0 && owner_.nodes() >= limit)) {
             owner_.stop();
             return true;
         }
     }
-    if (n % CheckInterval == 0 && owner_.timeUp(true)) {
+    if (n % CheckInterval == 0 && shared_.timeUp(true)) {
         owner_.stop();
         return true;
     }
@@ -400,7 +400,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     beta = std::min(mateIn(ply + 1), beta);
     if (alpha >= beta) return alpha;
 
-    TranspositionTable& tt = owner_.tt_;
+    TranspositionTable& tt = shared_.tt;
     TTHit hit;
     const bool ttHit = tt.probe(pos_.key(), ply, hit);
     if (!PvNode && ttHit && hit.bound != Bound::None &&
@@ -484,7 +484,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     if (alpha >= beta) return alpha;
 
     // Step 3. Transposition table.
-    TranspositionTable& tt = owner_.tt_;
+    TranspositionTable& tt = shared_.tt;
     TTHit hit;
     const bool ttHit = tt.probe(pos_.key(), ply, hit);
     const Move ttMove = ttHit ? hit.move : Move::none();
@@ -630,8 +630,8 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
         RootMove& rm = rootMoves[i];
         const Value jitter = rm.jitter;
         selDepth_ = 0;
-        if (id_ == 0 && owner_.callbacks_.onCurrentMove && owner_.elapsedMs() > 1000)
-            owner_.callbacks_.onCurrentMove({depth, rm.move, int(i) + 1});
+        if (id_ == 0 && shared_.callbacks.onCurrentMove && shared_.elapsedMs() > 1000)
+            shared_.callbacks.onCurrentMove({depth, rm.move, int(i) + 1});
         frames_[0].move = rm.move;
         frames_[0].contSlot = contSlot(pos_.pieceOn(rm.move.from()), rm.move.to());
         pos_.makeMove(rm.move);
@@ -663,7 +663,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
                 }
                 if (v >= beta) return v;
                 alpha = v;
-                if (i != pvIndex && id_ == 0 && owner_.options_.multiPV == 1 && owner_.elapsedMs() > 1000 && depth > 1)
+                if (i != pvIndex && id_ == 0 && shared_.options.multiPV == 1 && shared_.elapsedMs() > 1000 && depth > 1)
                     report(depth, 1);
             }
         } else {
@@ -674,7 +674,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
 }
 
 void Worker::report(int depth, size_t lines) {
-    if (!owner_.callbacks_.onIteration) return;
+    if (!shared_.callbacks.onIteration) return;
     for (size_t k = 0; k < lines && k < rootMoves.size(); ++k) {
         const RootMove& rm = rootMoves[k];
         SearchInfo info;
@@ -684,16 +684,16 @@ void Worker::report(int depth, size_t lines) {
         info.score = rm.score == -ValueInfinite ? rm.previousScore : rm.score;
         if (info.score == -ValueInfinite) continue;
         info.nodes = owner_.nodes();
-        info.timeMs = owner_.elapsedMs();
-        info.hashfull = owner_.tt_.hashfull();
+        info.timeMs = shared_.elapsedMs();
+        info.hashfull = shared_.tt.hashfull();
         info.pv = rm.pv;
-        owner_.callbacks_.onIteration(info);
+        shared_.callbacks.onIteration(info);
     }
 }
 
 void Worker::iterativeDeepening() {
     const bool main = id_ == 0;
-    const SearchLimits& limits = owner_.limits_;
+    const SearchLimits& limits = shared_.limits;
     const size_t multiPV = std::min<size_t>(std::max(1, options_.multiPV), rootMoves.size());
     Value previousBest = -ValueInfinite;
     Move previousBestMove;
@@ -748,7 +748,7 @@ void Worker::iterativeDeepening() {
         // The root is never stored by the tree search; keep its result for
         // `probe` and for the next search from this position.
         if (std::abs(rootMoves[0].score) < ValueBanInMaxPly || isMateScore(rootMoves[0].score))
-            owner_.tt_.store(pos_.key(), 0, rootMoves[0].move, rootMoves[0].score,
+            shared_.tt.store(pos_.key(), 0, rootMoves[0].move, rootMoves[0].score,
                              pos_.inCheck() ? 0 : evaluate(pos_, options_.knowledge), rootDepth_, Bound::Exact);
 
         report(rootDepth_, multiPV);
@@ -760,19 +760,19 @@ void Worker::iterativeDeepening() {
         // A clock is managed: no new iteration once most of the plan is
         // spent. A fixed movetime is used to its end (the hard limit stops
         // it) unless the answer is forced or a mate is proven.
-        const bool clocked = owner_.deadlines_.soft >= 0 && !limits.infinite;
+        const bool clocked = shared_.deadlines.soft >= 0 && !limits.infinite;
         const bool managed = clocked && limits.time.moveTime < 0;
         if (limits.mate > 0 && score >= mateIn(2 * limits.mate)) break;
-        if (clocked && !owner_.pondering_.load()) {
+        if (clocked && !shared_.pondering.load()) {
             if (rootMoves.size() == 1 && rootDepth_ >= 6) break;  // only move
             if (isMateScore(score) && ValueMate - std::abs(score) <= rootDepth_) break;  // proven mate
         }
-        if (managed && !owner_.pondering_.load()) {
+        if (managed && !shared_.pondering.load()) {
             double factor = 1.0;
             factor *= 1.0 + 0.6 * std::min(bestMoveChanges_, 4) / 2.0;
             if (previousBest != -ValueInfinite && score < previousBest - 30) factor *= 1.35;
             if (stableIterations >= 4) factor *= 0.7;
-            if (owner_.clockElapsedMs() > int64_t(double(owner_.deadlines_.soft) * factor * 0.6)) break;
+            if (shared_.clockElapsedMs() > int64_t(double(shared_.deadlines.soft) * factor * 0.6)) break;
         }
         previousBest = score;
         previousBestMove = bestMove;
@@ -828,7 +828,7 @@ void PoolThread::idleLoop() {
 
 // ---------------------------------------------------------------------------
 
-Searcher::Searcher(TranspositionTable& tt) : tt_(tt) { resizePool(1); }
+Searcher::Searcher(TranspositionTable& tt) : tt_(tt), shared_(tt) { resizePool(1); }
 
 Searcher::~Searcher() {
     stop();
@@ -838,7 +838,7 @@ Searcher::~Searcher() {
 
 void Searcher::resizePool(int threads) {
     while (int(workers_.size()) < threads) {
-        workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
+        workers_.push_back(std::make_unique<Worker>(*this, shared_, int(workers_.size())));
         threads_.push_back(std::make_unique<PoolThread>());
     }
     while (int(workers_.size()) > threads) {
@@ -858,20 +858,10 @@ uint64_t Searcher::nodes() const {
     return total;
 }
 
-int64_t Searcher::elapsedMs() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
-}
-
-bool Searcher::timeUp(bool hard) const {
-    if (pondering_.load(std::memory_order_relaxed) || limits_.infinite) return false;
-    int64_t deadline = hard ? deadlines_.hard : deadlines_.soft;
-    return deadline >= 0 && clockElapsedMs() >= deadline;
-}
-
 void Searcher::stop() {
     {
         std::lock_guard lock(waitMutex_);
-        stopRequested_.store(true, std::memory_order_relaxed);
+        shared_.stopRequested.store(true, std::memory_order_relaxed);
     }
     waitCv_.notify_all();
 }
@@ -879,8 +869,8 @@ void Searcher::stop() {
 void Searcher::ponderhit() {
     {
         std::lock_guard lock(waitMutex_);
-        clockStartMs_.store(elapsedMs(), std::memory_order_relaxed);
-        pondering_.store(false, std::memory_order_relaxed);
+        shared_.clockStartMs.store(shared_.elapsedMs(), std::memory_order_relaxed);
+        shared_.pondering.store(false, std::memory_order_relaxed);
     }
     waitCv_.notify_all();
 }
@@ -899,18 +889,19 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
 void Searcher::start(const Position& root, const SearchLimits& limits, const SearchOptions& options,
                      SearchCallbacks callbacks) {
     wait();
-    start_ = std::chrono::steady_clock::now();
-    clockStartMs_ = 0;
-    pondering_ = limits.ponder;
-    stopRequested_ = false;
-    limits_ = limits;
+    shared_.start = std::chrono::steady_clock::now();
+    shared_.clockStartMs = 0;
+    shared_.pondering = limits.ponder;
+    shared_.stopRequested = false;
+    shared_.limits = limits;
     // A mate search ends once the depth that could prove the mate is spent.
-    if (limits_.mate > 0) limits_.depth = std::min(limits_.depth, 2 * limits_.mate + 2);
-    options_ = options;
-    callbacks_ = std::move(callbacks);
-    deadlines_ = computeDeadlines(limits.time);
+    if (limits.mate > 0) shared_.limits.depth = std::min(limits.depth, 2 * limits.mate + 2);
+    shared_.options = options;
+    shared_.callbacks = std::move(callbacks);
+    shared_.deadlines = computeDeadlines(limits.time);
+    shared_.threadCount = std::clamp(options.threads, 1, 256);
     root_ = root;
-    resizePool(std::clamp(options.threads, 1, 256));
+    resizePool(shared_.threadCount);
 
     // Root moves: legal, not banned, and within searchmoves if given.
     MoveList legal;
@@ -941,23 +932,25 @@ void Searcher::start(const Position& root, const SearchLimits& limits, const Sea
 void Searcher::mainThread() {
     SearchResult result;
     if (!rootMoves_.empty()) {
-        for (auto& w : workers_) w->prepare(root_, rootMoves_, options_, options_.seed);
+        for (auto& w : workers_) w->prepare(root_, rootMoves_, shared_.options, shared_.options.seed);
         for (size_t i = 1; i < workers_.size(); ++i) threads_[i]->run([this, i] { workers_[i]->iterativeDeepening(); });
         workers_[0]->iterativeDeepening();
     }
     // A ponder or infinite search must not answer before stop or ponderhit.
     {
         std::unique_lock lock(waitMutex_);
-        waitCv_.wait(lock, [this] { return stopRequested_.load() || !(pondering_.load() || limits_.infinite); });
+        waitCv_.wait(lock, [this] {
+            return shared_.stopRequested.load() || !(shared_.pondering.load() || shared_.limits.infinite);
+        });
     }
     stop();
     for (size_t i = 1; i < threads_.size(); ++i) threads_[i]->wait();
     if (!rootMoves_.empty()) result = pickResult();
     result.nodes = nodes();
-    result.timeMs = elapsedMs();
+    result.timeMs = shared_.elapsedMs();
     result.hashfull = tt_.hashfull();
     lastResult_ = result;
-    if (callbacks_.onDone) callbacks_.onDone(result);
+    if (shared_.callbacks.onDone) shared_.callbacks.onDone(result);
 }
 
 SearchResult Searcher::pickResult() {

@@ -116,6 +116,32 @@ private:
     std::thread thread_;  // last: starts once the members above exist
 };
 
+// What every search thread reads of the search in progress: set by
+// Searcher::start before the threads run, then read-only except the flags.
+struct SearchShared {
+    explicit SearchShared(TranspositionTable& table) : tt(table) {}
+    TranspositionTable& tt;
+    SearchLimits limits;
+    SearchOptions options;
+    SearchCallbacks callbacks;
+    Deadlines deadlines;
+    int threadCount = 1;
+    std::chrono::steady_clock::time_point start;
+    std::atomic<bool> stopRequested{false};
+    std::atomic<bool> pondering{false};
+    std::atomic<int64_t> clockStartMs{0};  // ms since `start` when the clock began (ponderhit)
+
+    int64_t elapsedMs() const {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    }
+    int64_t clockElapsedMs() const { return elapsedMs() - clockStartMs.load(std::memory_order_relaxed); }
+    bool timeUp(bool hard) const {
+        if (pondering.load(std::memory_order_relaxed) || limits.infinite) return false;
+        const int64_t deadline = hard ? deadlines.hard : deadlines.soft;
+        return deadline >= 0 && clockElapsedMs() >= deadline;
+    }
+};
+
 class Searcher {
 public:
     explicit Searcher(TranspositionTable& tt);
@@ -138,40 +164,28 @@ public:
     void stop();
     // Converts a ponder search into a timed search whose clock starts now.
     void ponderhit();
-    bool stopped() const { return stopRequested_.load(std::memory_order_relaxed); }
+    bool stopped() const { return shared_.stopRequested.load(std::memory_order_relaxed); }
     // Forget killers and history (new game).
     void clearHistory();
     uint64_t nodes() const;
     const SearchResult& lastResult() const { return lastResult_; }
 
 private:
-    friend class Worker;
     void mainThread();
     void resizePool(int threads);
     SearchResult pickResult();
     TranspositionTable& tt_;
+    SearchShared shared_;
     std::vector<std::unique_ptr<class Worker>> workers_;
     std::vector<std::unique_ptr<PoolThread>> threads_;  // threads_[i] runs workers_[i]
-    std::atomic<bool> stopRequested_{false};
-    std::atomic<bool> pondering_{false};
-    std::atomic<int64_t> clockStartMs_{0};  // ms since `start_` when the clock began
     std::mutex waitMutex_;                  // for the ponder/infinite wait
     std::condition_variable waitCv_;
-    std::chrono::steady_clock::time_point start_;
-    Deadlines deadlines_;
-    SearchLimits limits_;
-    SearchOptions options_;
-    SearchCallbacks callbacks_;
     Position root_;
     std::vector<Move> rootMoves_;
     Move ttRootMove_;          // a deeper earlier result for the root, if any
     int ttRootDepth_ = 0;
     Value ttRootValue_ = 0;
     SearchResult lastResult_;
-
-    int64_t elapsedMs() const;
-    int64_t clockElapsedMs() const { return elapsedMs() - clockStartMs_.load(std::memory_order_relaxed); }
-    bool timeUp(bool hard) const;
 };
 
 // Score as UCCI GUIs read it: a bare number, "one light piece = 100", mate as
