@@ -17,6 +17,9 @@ namespace chariot {
 
 namespace {
 
+// Tables up to this size are cleared by zero-filling (a few milliseconds).
+constexpr size_t SmallTableBytes = size_t(64) << 20;
+
 // data layout: move 16 | value 16 | eval 16 | depth 8 | generation 6 + bound 2
 constexpr int DepthOffset = 8;  // quiescence stores depth 0 or below
 
@@ -60,13 +63,13 @@ std::optional<uint64_t> readNumber(const char* path, const char* key = nullptr) 
     return value;
 }
 
-// The most megabytes a table may take. Every page is touched when the table
-// is allocated, so a request that the machine cannot back would get the
-// process killed rather than a failed allocation: at most half the physical
-// memory, and at most three quarters of the memory available now (the
-// kernel's MemAvailable, and the headroom under a cgroup memory limit),
-// counting the `releasing` megabytes of the table being replaced.
-size_t memoryLimitMB(size_t releasing) {
+// The most megabytes a table may take. The kernel backs the pages only when
+// the search first writes them, so a table larger than the machine can back
+// would not fail to allocate: it would get the process killed in the middle
+// of a game. Hence at most half the physical memory, and at most three
+// quarters of the memory available now (the kernel's MemAvailable, and the
+// headroom under a cgroup memory limit). Read after the old table is freed.
+size_t memoryLimitMB() {
     size_t limit = TranspositionTable::MaxMB;
     const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
     if (pages > 0 && pageSize > 0) limit = std::min(limit, (size_t(pages) * size_t(pageSize) >> 20) / 2);
@@ -82,7 +85,7 @@ size_t memoryLimitMB(size_t releasing) {
         availableMB = availableMB ? std::min(*availableMB, headroomMB) : headroomMB;
         break;
     }
-    if (availableMB) limit = std::min<uint64_t>(limit, (*availableMB + releasing) / 4 * 3);
+    if (availableMB) limit = std::min<uint64_t>(limit, *availableMB / 4 * 3);
     return std::max(limit, TranspositionTable::MinMB);
 }
 
@@ -112,10 +115,11 @@ bool TranspositionTable::allocate(size_t megabytes) {
 #ifdef MADV_HUGEPAGE
     ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
 #endif
-    // Touch every page now. Left to the search, the first touches (each a
-    // page fault, a huge one possibly compacting memory first) cost up to a
-    // second of the first moves' clock: 64 MB took 0.5-1.2 s here.
-    std::memset(reinterpret_cast<void*>(aligned), 0, bytes);
+    // No page is touched here: a fresh anonymous mapping reads as zeros (an
+    // empty table) and the kernel backs each page when the search first
+    // writes it. Zero-filling up front kept `readyok` waiting 0.5 s to 27 s
+    // for 8 GB (on a VM, longest when its host had not backed the memory
+    // yet); now the first search pays those page faults instead.
     memory_ = raw;
     mappedBytes_ = mapped;
     buckets_ = reinterpret_cast<Bucket*>(aligned);
@@ -124,8 +128,8 @@ bool TranspositionTable::allocate(size_t megabytes) {
 }
 
 size_t TranspositionTable::resize(size_t megabytes) {
-    megabytes = std::bit_floor(std::clamp(megabytes, MinMB, memoryLimitMB(sizeMB())));
     release();
+    megabytes = std::bit_floor(std::clamp(megabytes, MinMB, memoryLimitMB()));
     while (!allocate(megabytes) && megabytes > MinMB) megabytes /= 2;
     if (!buckets_ && !allocate(MinMB)) throw std::bad_alloc();
     generation_ = 0;
@@ -133,7 +137,18 @@ size_t TranspositionTable::resize(size_t megabytes) {
 }
 
 void TranspositionTable::clear() {
-    std::memset(static_cast<void*>(buckets_), 0, bucketCount_ * sizeof(Bucket));
+    const size_t bytes = bucketCount_ * sizeof(Bucket);
+    // Zero-filling gigabytes takes seconds (ucinewgame must not keep isready
+    // waiting). Dropped pages of a private anonymous mapping read back as
+    // zeros and are backed afresh on the next write, like a new table. A small
+    // table is just zero-filled: faster than faulting its pages in again.
+#ifdef __linux__
+    if (bytes > SmallTableBytes && ::madvise(static_cast<void*>(buckets_), bytes, MADV_DONTNEED) == 0) {
+        generation_ = 0;
+        return;
+    }
+#endif
+    std::memset(static_cast<void*>(buckets_), 0, bytes);
     generation_ = 0;
 }
 

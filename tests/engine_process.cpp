@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <sstream>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -167,6 +168,14 @@ std::string currentFen(EngineProcess& e, std::chrono::milliseconds timeout) {
     auto line = e.waitFor("fen ", timeout);
     REQUIRE(line);
     return line->substr(4);
+}
+
+long residentKB(int pid) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return 0;
 }
 
 }  // namespace chariot::test

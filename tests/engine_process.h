@@ -49,5 +49,7 @@ bool isLegalIn(const std::string& fen, const std::string& move);
 void ucciHandshake(EngineProcess& e, std::chrono::milliseconds timeout);
 // The engine's current position, read from the FEN line of `d`.
 std::string currentFen(EngineProcess& e, std::chrono::milliseconds timeout);
+// VmRSS of a process in kB (0 if unreadable).
+long residentKB(int pid);
 
 }  // namespace chariot::test

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "chariot/book.h"
+#include "chariot/book_tool.h"
 #include "chariot/movegen.h"
 #include "chariot/position.h"
 

@@ -284,7 +284,7 @@ TEST_CASE("a huge hash size gets what can be allocated, without dying", "[protoc
     e.send("setoption hashsize 999999999");
     std::vector<std::string> seen;
     e.send("isready");
-    REQUIRE(e.waitFor("readyok", 60s, &seen));  // the table's pages are touched when allocated
+    REQUIRE(e.waitFor("readyok", 60s, &seen));
     CHECK(contains(seen, "info string option hashsize: 999999999 is out of range, using 65536"));
     auto got = std::find_if(seen.begin(), seen.end(),
                             [](const std::string& l) { return l.rfind("info string hash table is ", 0) == 0; });
@@ -449,18 +449,7 @@ TEST_CASE("UCI setoption with a value that is not a number keeps the option", "[
 }
 
 #ifndef CHARIOT_TEST_ASAN  // ASan's quarantine and shadow make RSS meaningless
-namespace {
-
-// VmRSS of a process in kB (0 if unreadable).
-long rssKB(int pid) {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-    return 0;
-}
-
-}  // namespace
+using chariot::test::residentKB;
 
 TEST_CASE("memory does not grow over 1000 searches", "[protocol][hardening][memory]") {
     EngineProcess e;
@@ -478,9 +467,9 @@ TEST_CASE("memory does not grow over 1000 searches", "[protocol][hardening][memo
         requireReady(e);
     };
     round(100);  // warm up: the allocator's pools and the hash pages in use
-    const long before = rssKB(e.pid());
+    const long before = residentKB(e.pid());
     round(1000);
-    const long after = rssKB(e.pid());
+    const long after = residentKB(e.pid());
     INFO("VmRSS before " << before << " kB, after " << after << " kB");
     REQUIRE(before > 0);
     CHECK(after - before < 4096);  // a leak of even 4 kB per search would show
@@ -491,17 +480,17 @@ TEST_CASE("a smaller hash size gives the old table back", "[protocol][hardening]
     ucci(e);
     e.send("setoption hashsize 16");
     requireReady(e);
-    const long base = rssKB(e.pid());
+    const long base = residentKB(e.pid());
     e.send("setoption hashsize 256");
     e.send("position startpos");
     e.send("go nodes 200000");  // the table is used, whether its pages were touched up front or not
     REQUIRE(e.waitFor("bestmove", 60s));
     e.send("isready");
     REQUIRE(e.waitFor("readyok", 60s));
-    const long big = rssKB(e.pid());
+    const long big = residentKB(e.pid());
     e.send("setoption hashsize 16");
     requireReady(e);
-    const long small = rssKB(e.pid());
+    const long small = residentKB(e.pid());
     INFO("VmRSS with 16 MB " << base << " kB, 256 MB used " << big << " kB, back to 16 MB " << small << " kB");
     REQUIRE(base > 0);
     CHECK(big - base > 32 * 1024);                 // the search really used the big table

@@ -1,12 +1,11 @@
 // Opening books: Chariot's own binary format (built from books/openings.txt)
 // and ElephantEye's BOOK.DAT, both looked up by binary search on a sorted
-// array of fixed-size records, with left-right mirror lookup.
+// array of fixed-size records, with left-right mirror lookup. Building and
+// inspecting books is left to the book tools (book_tool.h).
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,18 +41,6 @@ public:
 // Returns none() for an empty list or all-zero weights.
 Move pickBookMove(const std::vector<BookMove>& moves, uint64_t random);
 
-struct BookBuildStats {
-    size_t lines = 0;
-    size_t positions = 0;  // distinct positions with a book move (mirrors merged)
-    size_t records = 0;
-    size_t clamped = 0;    // records whose summed weight was capped at 65535
-};
-
-// Builds Chariot's binary book from the text source (format documented in
-// books/README.md). Returns an error naming the line on failure.
-std::optional<std::string> buildBook(const std::string& sourcePath, const std::string& outPath,
-                                     BookBuildStats* stats = nullptr);
-
 // ElephantEye's 32-bit lock (third word of its 96-bit Zobrist key) for a
 // position, as used by BOOK.DAT.
 uint32_t elephantEyeLock(const Position& pos);
@@ -64,8 +51,5 @@ Move fromElephantEyeMove(uint16_t raw);
 // The book the engine loads by default: chariot.book next to the executable
 // (the build puts it there).
 std::string defaultBookPath();
-
-// `chariot book build|probe|dump|bench ...`; returns the exit code.
-int runBookTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print);
 
 }  // namespace chariot

@@ -37,9 +37,11 @@ public:
     // request is clamped to [MinMB, min(MaxMB, half the physical memory,
     // three quarters of the available memory)], rounded down to a power of
     // two and halved until the allocation succeeds; the old table is freed
-    // first.
+    // first. No page is touched: the kernel backs them as the search writes.
     size_t resize(size_t megabytes);
     size_t sizeMB() const { return bucketCount_ * sizeof(Bucket) >> 20; }
+    // Empties the table; a large one gives its pages back to the kernel
+    // (they read as zeros), so clearing takes milliseconds at any size.
     void clear();
     // Called at the start of every search: ages old entries.
     void newSearch() { generation_ = uint8_t((generation_ + 4) & 0xFC); }

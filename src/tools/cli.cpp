@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "chariot/bench.h"
-#include "chariot/book.h"
+#include "chariot/book_tool.h"
 #include "chariot/position.h"
 #include "chariot/tune.h"
 #include "chariot/ucci.h"
