@@ -49,127 +49,115 @@ Engine::~Engine() {
 }
 
 void Engine::declareOptions() {
-    auto msgs = [](auto... m) { return std::vector<std::string>{m...}; };
-    options_.add({"hashsize", "Hash", OptionType::Spin, std::to_string(DefaultHashMB),
-                  int64_t(TranspositionTable::MinMB), int64_t(TranspositionTable::MaxMB), {},
-                  "transposition table in MB (UCCI 0: the default); a request the machine cannot hold is clamped, "
-                  "with a message",
-                  [this](const OptionValue& v) {
-                      searcher_.wait();
-                      const size_t got = setHashMB(size_t(v.spin));
-                      return got == size_t(v.spin) ? std::vector<std::string>{}
-                                                   : std::vector<std::string>{fmt::format("hash table is {} MB", got)};
-                  },
-                  true});
-    options_.add({"threads", "Threads", OptionType::Spin, "1", 1, 256, {}, "search threads (Lazy SMP; UCCI 0: 1)",
-                  [this](const OptionValue& v) {
-                      searcher_.wait();
-                      searchOptions_.threads = int(std::min<int64_t>(v.spin, caps_.threads));
-                      return std::vector<std::string>{};
-                  },
-                  true});
-    options_.add({"multipv", "MultiPV", OptionType::Spin, "1", 1, 128, {}, "number of best lines reported",
-                  [this](const OptionValue& v) {
-                      searchOptions_.multiPV = int(v.spin);
-                      return std::vector<std::string>{};
-                  }});
-    options_.add({"ponder", "Ponder", OptionType::Check, "false", 0, 0, {},
-                  "the GUI may ponder: plan a little more time per move",
-                  [this](const OptionValue& v) {
-                      ponderOption_ = v.check;
-                      return std::vector<std::string>{};
-                  }});
-    options_.add({"usebook", "OwnBook", OptionType::Check, "true", 0, 0, {}, "play from the opening book",
-                  [this](const OptionValue& v) {
-                      useBook_ = v.check;
-                      return std::vector<std::string>{};
-                  }});
-    {
-        Option books{"bookfiles", "BookFiles", OptionType::String, defaultBookPath(), 0, 0, {},
-                     "book file(s), `;`-separated: Chariot books or ElephantEye `BOOK.DAT`",
-                     [this](const OptionValue& v) {
-                         auto errors = setBookFiles(v.text);
-                         std::vector<std::string> out;
-                         for (const auto& e : errors) out.push_back("bookfiles: " + e);
-                         if (!v.text.empty() && errors.empty())
-                             out.push_back(fmt::format("bookfiles: {} book(s) loaded", loadedBooks()));
-                         return out;
-                     }};
-        books.docDefault = "`chariot.book` next to the binary";
-        options_.add(std::move(books));
-    }
-    options_.add({"bookrandom", "BookRandom", OptionType::Check, "true", 0, 0, {},
-                  "pick among the book moves at random, weighted by their weights (false: always the "
-                  "best-weighted move)",
-                  [this](const OptionValue& v) {
-                      bookRandom_ = v.check;
-                      return std::vector<std::string>{};
-                  }});
-    options_.add({"loadbook", "", OptionType::Button, "", 0, 0, {}, "reload the book files",
-                  [this](const OptionValue&) {
-                      std::vector<std::string> out;
-                      for (const auto& e : setBookFiles(bookFiles_)) out.push_back("loadbook: " + e);
-                      return out;
-                  }});
-    options_.add({"moveoverhead", "Move Overhead", OptionType::Spin, "30", 0, 5000, {},
-                  "ms kept back per move for GUI and pipe latency",
-                  [this](const OptionValue& v) {
-                      moveOverheadMs_ = v.spin;
-                      return std::vector<std::string>{};
-                  }});
-    options_.add({"pruning", "Pruning", OptionType::Combo, "large", 0, 0, Levels, "how aggressively to prune",
-                  [this](const OptionValue& v) {
-                      searchOptions_.pruning = Pruning(levelIndex(Levels, v.text));
-                      return std::vector<std::string>{};
-                  }});
-    options_.add({"knowledge", "Knowledge", OptionType::Combo, "large", 0, 0, Levels,
-                  "how much evaluation knowledge",
-                  [this](const OptionValue& v) {
-                      searchOptions_.knowledge = Knowledge(levelIndex(Levels, v.text));
-                      return std::vector<std::string>{};
-                  }});
-    {
-        Option randomness{"randomness", "Randomness", OptionType::Combo, "none", 0, 0, RandomnessLevels,
-                          "small random variation of the search's move choice",
-                          [this](const OptionValue& v) {
-                              randomness_ = Randomness(levelIndex(RandomnessLevels, v.text));
-                              return std::vector<std::string>{};
-                          }};
-        randomness.aliases = {"selectivity"};  // its UCCI 2.x name
-        options_.add(std::move(randomness));
-    }
-    options_.add({"newgame", "Clear Hash", OptionType::Button, "", 0, 0, {},
-                  "forget the hash table, the histories and the draw-offer record", [this](const OptionValue&) {
-                      newGame();
-                      return std::vector<std::string>{};
-                  }});
+    using Messages = std::vector<std::string>;
+    auto say = [](bool when, std::string text) { return when ? Messages{std::move(text)} : Messages{}; };
+
+    Option hash = spinOption(
+        "hashsize", "Hash", int64_t(DefaultHashMB), int64_t(TranspositionTable::MinMB),
+        int64_t(TranspositionTable::MaxMB),
+        "transposition table in MB (UCCI 0: the default); a request the machine cannot hold is clamped, with a message",
+        [this, say](const OptionValue& v) {
+            searcher_.wait();
+            const size_t got = setHashMB(size_t(v.spin));
+            return say(got != size_t(v.spin), fmt::format("hash table is {} MB", got));
+        });
+    hash.zeroMeansDefault = true;
+    options_.add(std::move(hash));
+    Option threads = spinOption("threads", "Threads", 1, 1, 256, "search threads (Lazy SMP; UCCI 0: 1)",
+                                [this](const OptionValue& v) {
+                                    searcher_.wait();
+                                    searchOptions_.threads = int(std::min<int64_t>(v.spin, caps_.threads));
+                                    return Messages{};
+                                });
+    threads.zeroMeansDefault = true;
+    options_.add(std::move(threads));
+    options_.add(spinOption("multipv", "MultiPV", 1, 1, 128, "number of best lines reported",
+                            [this](const OptionValue& v) {
+                                searchOptions_.multiPV = int(v.spin);
+                                return Messages{};
+                            }));
+    options_.add(checkOption("ponder", "Ponder", false, "the GUI may ponder: plan a little more time per move",
+                             [this](const OptionValue& v) {
+                                 ponderOption_ = v.check;
+                                 return Messages{};
+                             }));
+    options_.add(checkOption("usebook", "OwnBook", true, "play from the opening book", [this](const OptionValue& v) {
+        useBook_ = v.check;
+        return Messages{};
+    }));
+    Option books = stringOption("bookfiles", "BookFiles", defaultBookPath(),
+                                "book file(s), `;`-separated: Chariot books or ElephantEye `BOOK.DAT`",
+                                [this](const OptionValue& v) {
+                                    auto errors = setBookFiles(v.text);
+                                    Messages out;
+                                    for (const auto& e : errors) out.push_back("bookfiles: " + e);
+                                    if (!v.text.empty() && errors.empty())
+                                        out.push_back(fmt::format("bookfiles: {} book(s) loaded", loadedBooks()));
+                                    return out;
+                                });
+    books.docDefault = "`chariot.book` next to the binary";
+    options_.add(std::move(books));
+    options_.add(checkOption("bookrandom", "BookRandom", true,
+                             "pick among the book moves at random, weighted by their weights (false: always the "
+                             "best-weighted move)",
+                             [this](const OptionValue& v) {
+                                 bookRandom_ = v.check;
+                                 return Messages{};
+                             }));
+    options_.add(buttonOption("loadbook", "", "reload the book files", [this](const OptionValue&) {
+        Messages out;
+        for (const auto& e : setBookFiles(bookFiles_)) out.push_back("loadbook: " + e);
+        return out;
+    }));
+    options_.add(spinOption("moveoverhead", "Move Overhead", 30, 0, 5000,
+                            "ms kept back per move for GUI and pipe latency", [this](const OptionValue& v) {
+                                moveOverheadMs_ = v.spin;
+                                return Messages{};
+                            }));
+    options_.add(comboOption("pruning", "Pruning", "large", Levels, "how aggressively to prune",
+                             [this](const OptionValue& v) {
+                                 searchOptions_.pruning = Pruning(levelIndex(Levels, v.text));
+                                 return Messages{};
+                             }));
+    options_.add(comboOption("knowledge", "Knowledge", "large", Levels, "how much evaluation knowledge",
+                             [this](const OptionValue& v) {
+                                 searchOptions_.knowledge = Knowledge(levelIndex(Levels, v.text));
+                                 return Messages{};
+                             }));
+    Option randomness = comboOption("randomness", "Randomness", "none", RandomnessLevels,
+                                    "small random variation of the search's move choice",
+                                    [this](const OptionValue& v) {
+                                        randomness_ = Randomness(levelIndex(RandomnessLevels, v.text));
+                                        return Messages{};
+                                    });
+    randomness.aliases = {"selectivity"};  // its UCCI 2.x name
+    options_.add(std::move(randomness));
+    options_.add(buttonOption("newgame", "Clear Hash", "forget the hash table, the histories and the draw-offer record",
+                              [this](const OptionValue&) {
+                                  newGame();
+                                  return Messages{};
+                              }));
     // Standard UCCI options a GUI may send (ElephantEye's league simulator
     // opens every game with `setoption promotion false`).
-    options_.add({"promotion", "", OptionType::Check, "false", 0, 0, {},
-                  "UCCI's advisor/elephant promotion variant: not supported (false is the standard rules)",
-                  [msgs](const OptionValue& v) {
-                      return v.check ? msgs(std::string("promotion: the promotion variant is not supported; "
-                                                        "playing the standard rules"))
-                                     : std::vector<std::string>{};
-                  }});
-    options_.add({"useegtb", "", OptionType::Check, "false", 0, 0, {}, "endgame tablebases: Chariot has none",
-                  [msgs](const OptionValue& v) {
-                      return v.check ? msgs(std::string("useegtb: Chariot has no endgame tablebases; ignored"))
-                                     : std::vector<std::string>{};
-                  }});
-    options_.add({"idle", "", OptionType::Combo, "none", 0, 0, Levels,
-                  "CPU to leave free while thinking: not supported (always none)",
-                  [msgs](const OptionValue& v) {
-                      return v.text != "none" ? msgs(std::string("idle: Chariot does not throttle itself; "
-                                                                 "use fewer threads instead"))
-                                              : std::vector<std::string>{};
-                  }});
-    options_.add({"style", "", OptionType::Combo, "normal", 0, 0, {"solid", "normal", "risky"},
-                  "playing style: only normal",
-                  [msgs](const OptionValue& v) {
-                      return v.text != "normal" ? msgs(std::string("style: only normal is supported; ignored"))
-                                                : std::vector<std::string>{};
-                  }});
+    options_.add(checkOption("promotion", "", false,
+                             "UCCI's advisor/elephant promotion variant: not supported (false is the standard rules)",
+                             [say](const OptionValue& v) {
+                                 return say(v.check, "promotion: the promotion variant is not supported; playing "
+                                                     "the standard rules");
+                             }));
+    options_.add(checkOption("useegtb", "", false, "endgame tablebases: Chariot has none",
+                             [say](const OptionValue& v) {
+                                 return say(v.check, "useegtb: Chariot has no endgame tablebases; ignored");
+                             }));
+    options_.add(comboOption("idle", "", "none", Levels, "CPU to leave free while thinking: not supported (always none)",
+                             [say](const OptionValue& v) {
+                                 return say(v.text != "none",
+                                            "idle: Chariot does not throttle itself; use fewer threads instead");
+                             }));
+    options_.add(comboOption("style", "", "normal", {"solid", "normal", "risky"}, "playing style: only normal",
+                             [say](const OptionValue& v) {
+                                 return say(v.text != "normal", "style: only normal is supported; ignored");
+                             }));
 }
 
 std::optional<std::string> Engine::setPosition(std::string_view base, const std::vector<std::string>& moves) {

@@ -65,6 +65,50 @@ std::optional<bool> parseBoolean(std::string_view text) {
     return std::nullopt;
 }
 
+Option checkOption(std::string ucci, std::string uci, bool value, std::string help, OptionHandler apply) {
+    Option o;
+    o.ucciName = std::move(ucci);
+    o.uciName = std::move(uci);
+    o.type = OptionType::Check;
+    o.defaultValue = value ? "true" : "false";
+    o.help = std::move(help);
+    o.apply = std::move(apply);
+    return o;
+}
+
+Option spinOption(std::string ucci, std::string uci, int64_t value, int64_t min, int64_t max, std::string help,
+                  OptionHandler apply) {
+    Option o = checkOption(std::move(ucci), std::move(uci), false, std::move(help), std::move(apply));
+    o.type = OptionType::Spin;
+    o.defaultValue = std::to_string(value);
+    o.min = min;
+    o.max = max;
+    return o;
+}
+
+Option comboOption(std::string ucci, std::string uci, std::string value, std::vector<std::string> vars,
+                   std::string help, OptionHandler apply) {
+    Option o = checkOption(std::move(ucci), std::move(uci), false, std::move(help), std::move(apply));
+    o.type = OptionType::Combo;
+    o.defaultValue = std::move(value);
+    o.vars = std::move(vars);
+    return o;
+}
+
+Option stringOption(std::string ucci, std::string uci, std::string value, std::string help, OptionHandler apply) {
+    Option o = checkOption(std::move(ucci), std::move(uci), false, std::move(help), std::move(apply));
+    o.type = OptionType::String;
+    o.defaultValue = std::move(value);
+    return o;
+}
+
+Option buttonOption(std::string ucci, std::string uci, std::string help, OptionHandler apply) {
+    Option o = checkOption(std::move(ucci), std::move(uci), false, std::move(help), std::move(apply));
+    o.type = OptionType::Button;
+    o.defaultValue.clear();
+    return o;
+}
+
 void OptionRegistry::add(Option option) {
     option.current = option.defaultValue;
     options_.push_back(std::move(option));

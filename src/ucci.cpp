@@ -89,22 +89,21 @@ Protocol::~Protocol() {
 
 void Protocol::declareOptions() {
     OptionRegistry& options = engine_.options();
-    options.add({"usemillisec", "", OptionType::Check, "false", 0, 0, {},
-                 "times in `go` are in milliseconds (else seconds, per UCCI)", [this](const OptionValue& v) {
-                     useMillisec_ = v.check;
-                     return std::vector<std::string>{};
-                 }});
-    options.add({"batch", "", OptionType::Check, "false", 0, 0, {},
-                 "scripts: every `go` runs to its own limit before the next command (`quit` too) is obeyed",
-                 [this](const OptionValue& v) {
-                     batch_ = v.check;
-                     return std::vector<std::string>{};
-                 }});
-    options.add({"debug", "Debug", OptionType::Check, "false", 0, 0, {}, "accepted (UCCI standard option)",
-                 [this](const OptionValue& v) {
-                     debug_ = v.check;
-                     return std::vector<std::string>{};
-                 }});
+    options.add(checkOption("usemillisec", "", false, "times in `go` are in milliseconds (else seconds, per UCCI)",
+                            [this](const OptionValue& v) {
+                                useMillisec_ = v.check;
+                                return std::vector<std::string>{};
+                            }));
+    options.add(checkOption("batch", "", false,
+                            "scripts: every `go` runs to its own limit before the next command (`quit` too) is obeyed",
+                            [this](const OptionValue& v) {
+                                batch_ = v.check;
+                                return std::vector<std::string>{};
+                            }));
+    options.add(checkOption("debug", "Debug", false, "accepted (UCCI standard option)", [this](const OptionValue& v) {
+        debug_ = v.check;
+        return std::vector<std::string>{};
+    }));
 }
 
 void Protocol::resetSession() {

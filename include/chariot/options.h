@@ -39,6 +39,16 @@ struct Option {
     std::string current;  // the value last set (as text), for `option` lines' defaults
 };
 
+// Builders, one per type (the handler gets the parsed, range-checked value).
+using OptionHandler = std::function<std::vector<std::string>(const OptionValue&)>;
+Option checkOption(std::string ucci, std::string uci, bool value, std::string help, OptionHandler apply);
+Option spinOption(std::string ucci, std::string uci, int64_t value, int64_t min, int64_t max, std::string help,
+                  OptionHandler apply);
+Option comboOption(std::string ucci, std::string uci, std::string value, std::vector<std::string> vars,
+                   std::string help, OptionHandler apply);
+Option stringOption(std::string ucci, std::string uci, std::string value, std::string help, OptionHandler apply);
+Option buttonOption(std::string ucci, std::string uci, std::string help, OptionHandler apply);
+
 class OptionRegistry {
 public:
     // Declares an option; its current value starts at the default (the handler
