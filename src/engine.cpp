@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "chariot/rules.h"
+
 namespace chariot {
 
 int randomnessAmplitude(Randomness r) {
@@ -98,7 +100,7 @@ Move Engine::bookMove(std::vector<BookMove>* candidates, Move* ponder) {
         if (std::find(banned_.begin(), banned_.end(), bm.move) != banned_.end()) continue;
         Position after = position_;
         after.makeMove(bm.move);
-        if (after.repetition(0, 1) != Repetition::None) continue;
+        if (rules::judge(after, 0, {searchOptions.judgeChase, 1}).verdict != rules::Verdict::None) continue;
         usable.push_back(bm);
     }
     if (candidates) *candidates = usable;
