@@ -153,6 +153,7 @@ std::vector<Protocol::OptionSpec> Protocol::optionTable() {
     t.push_back({"moveoverhead", "Move Overhead", "spin", "30", 0, 5000, {}});
     t.push_back({"pruning", "Pruning", "combo", "large", 0, 0, levels});
     t.push_back({"knowledge", "Knowledge", "combo", "large", 0, 0, levels});
+    t.push_back({"chaserule", "ChaseRule", "check", "true", 0, 0, {}});
     t.push_back({"randomness", "Randomness", "combo", "none", 0, 0,
                  std::vector<std::string>(std::begin(RandomnessNames), std::end(RandomnessNames))});
     t.push_back({"newgame", "Clear Hash", "button", "", 0, 0, {}});
@@ -471,6 +472,8 @@ bool Protocol::setOptionValue(const std::string& rawName, const std::string& val
         if (auto l = levelValue(LevelNames, 4)) engine_.searchOptions.pruning = Pruning(*l);
     } else if (key == "knowledge") {
         if (auto l = levelValue(LevelNames, 4)) engine_.searchOptions.knowledge = Knowledge(*l);
+    } else if (key == "chaserule") {
+        if (auto b = boolValue()) engine_.searchOptions.judgeChase = *b;
     } else if (key == "randomness") {
         if (auto l = levelValue(RandomnessNames, 6)) engine_.randomness = Randomness(*l);
     } else if (key == "newgame") {

@@ -15,8 +15,10 @@
 
 #include "chariot/engine.h"
 #include "chariot/rules.h"
+#include "engine_process.h"
 
 using namespace chariot;
+using namespace std::chrono_literals;
 using rules::Verdict;
 
 namespace {
@@ -482,4 +484,55 @@ TEST_CASE("the chaser steers out at the first repetition; the victim repeats to 
     CHECK(r.best.toString() == "d7d6");
     CHECK(r.score >= ValueBanInMaxPly);
     CHECK(isBanScore(r.score));
+}
+
+// ---------------------------------------------------------------------------
+// The protocol and the command line
+
+TEST_CASE("the chase rule is an option of both dialects", "[rules][protocol]") {
+    using chariot::test::EngineProcess;
+    {
+        EngineProcess e;
+        e.send("ucci");
+        std::vector<std::string> lines;
+        REQUIRE(e.waitFor("ucciok", 2000ms, &lines));
+        bool listed = false;
+        for (const auto& l : lines) listed |= l == "option chaserule type check default true";
+        CHECK(listed);
+        e.send("setoption usebook false");
+        e.send(std::string("position fen ") + CannonChase + " moves c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7");
+        e.send("go depth 6");
+        auto best = e.waitFor("bestmove", 20000ms);
+        REQUIRE(best);
+        CHECK(best->find("b2a2") == std::string::npos);
+        e.send("setoption chaserule maybe");
+        auto error = e.waitFor("info string option chaserule", 2000ms);
+        CHECK(error);
+    }
+    {
+        EngineProcess e;
+        e.send("uci");
+        std::vector<std::string> lines;
+        REQUIRE(e.waitFor("uciok", 2000ms, &lines));
+        bool listed = false;
+        for (const auto& l : lines) listed |= l == "option name ChaseRule type check default true";
+        CHECK(listed);
+        // b2a2 alone: a loss by the rules with the option on, a draw with it off.
+        e.send("setoption name OwnBook value false");
+        for (const char* value : {"true", "false"}) {
+            e.send(std::string("setoption name ChaseRule value ") + value);
+            e.send(std::string("position fen ") + CannonChase + " moves c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7");
+            e.send("go depth 3 searchmoves b2a2");
+            lines.clear();
+            REQUIRE(e.waitFor("bestmove b2a2", 10000ms, &lines));
+            bool lost = false, drawn = false;
+            for (const auto& l : lines) {
+                lost |= l.find(" score cp -1999") != std::string::npos;
+                drawn |= l.find(" score cp 0 ") != std::string::npos;
+            }
+            INFO("ChaseRule " << value);
+            CHECK(lost == (std::string(value) == "true"));
+            CHECK(drawn == (std::string(value) == "false"));
+        }
+    }
 }
