@@ -325,4 +325,39 @@ std::string describe(const Ruling& r, const Position& pos) {
     return "none";
 }
 
+int runRulesTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print) {
+    if (args.empty()) {
+        print("usage: chariot rules <FEN>|startpos [moves <m>...]");
+        return 2;
+    }
+    size_t i = 0;
+    std::string fen;
+    if (args[0] == "startpos") {
+        fen = StartFen;
+        i = 1;
+    } else {
+        if (args[0] == "fen") i = 1;
+        for (; i < args.size() && args[i] != "moves"; ++i) {
+            if (!fen.empty()) fen += ' ';
+            fen += args[i];
+        }
+    }
+    Position pos;
+    if (auto error = pos.setFen(fen)) {
+        print("rules: " + *error);
+        return 2;
+    }
+    if (i < args.size() && args[i] == "moves") ++i;
+    for (; i < args.size(); ++i) {
+        const Move m = pos.parseLegalMove(args[i]);
+        if (!m) {
+            print(fmt::format("rules: move '{}' is illegal in {}", args[i].substr(0, 16), pos.fen()));
+            return 2;
+        }
+        pos.makeMove(m);
+    }
+    print("verdict: " + describe(judge(pos, 0), pos));
+    return 0;
+}
+
 }  // namespace chariot::rules

@@ -536,3 +536,20 @@ TEST_CASE("the chase rule is an option of both dialects", "[rules][protocol]") {
         }
     }
 }
+
+TEST_CASE("chariot rules prints the verdict", "[rules][cli]") {
+    using chariot::test::EngineProcess;
+    std::vector<std::string> args = {"rules"};
+    for (const auto& w : split(CannonChase)) args.push_back(w);
+    args.push_back("moves");
+    for (const auto& m : split("c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2")) args.push_back(m);
+    EngineProcess e(args);
+    auto line = e.readLine(2000ms);
+    REQUIRE(line);
+    CHECK(*line == "verdict: perpetual-chase red (black rook on a7)");
+    CHECK(e.waitExit(2000ms) == 0);
+    EngineProcess none({"rules", "startpos", "moves", "h0g2", "h9g7", "g2h0", "g7h9"});
+    line = none.readLine(2000ms);
+    REQUIRE(line);
+    CHECK(*line == "verdict: none");
+}
