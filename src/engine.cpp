@@ -8,6 +8,7 @@
 
 #include "chariot/eval.h"
 #include "chariot/movegen.h"
+#include "chariot/rules.h"
 
 namespace chariot {
 
@@ -122,6 +123,13 @@ void Engine::declareOptions() {
     options_.add(comboOption("knowledge", "Knowledge", "large", Levels, "how much evaluation knowledge",
                              [this](const OptionValue& v) {
                                  searchOptions_.knowledge = Knowledge(levelIndex(Levels, v.text));
+                                 return Messages{};
+                             }));
+    options_.add(checkOption("chaserule", "ChaseRule", true,
+                             "perpetual chase loses (Asian rules); false: a chasing repetition is a draw, perpetual "
+                             "check still loses",
+                             [this](const OptionValue& v) {
+                                 searchOptions_.judgeChase = v.check;
                                  return Messages{};
                              }));
     Option randomness = comboOption("randomness", "Randomness", "none", RandomnessLevels,
@@ -333,7 +341,7 @@ Move Engine::bookMove(std::vector<BookMove>* candidates, Move* ponder) {
         if (std::find(banned_.begin(), banned_.end(), bm.move) != banned_.end()) continue;
         Position after = position_;
         after.makeMove(bm.move);
-        if (after.repetition(0, 1) != Repetition::None) continue;
+        if (rules::judge(after, 0, {searchOptions_.judgeChase, 1}).verdict != rules::Verdict::None) continue;
         usable.push_back(bm);
     }
     if (candidates) *candidates = usable;

@@ -675,45 +675,6 @@ void Position::discardHistory() {
     history_.push_back(current);
 }
 
-// ---------------------------------------------------------------------------
-// Repetition
-
-Repetition Position::repetition(int plyFromRoot, int gameRepeats) const {
-    const int last = int(history_.size()) - 1;
-    const int reach = std::min<int>(std::min(state().rule60, state().pliesFromNull), last);
-    if (reach < 4) return Repetition::None;
-    const uint64_t key = state().key;
-    // Index i's state was reached by a move of the side that is NOT to move
-    // there; (last - i) odd means "our" move led to state i.
-    bool usAlwaysChecked = true, themAlwaysChecked = true;
-    int repeats = 0;
-    for (int back = 1; back <= reach; ++back) {
-        const State& st = history_[last - back + 1];  // the state the move `back` plies ago led to
-        if (back % 2 == 1)
-            themAlwaysChecked &= st.inCheck;
-        else
-            usAlwaysChecked &= st.inCheck;
-        if (back % 2 == 0 && history_[last - back].key == key) {
-            ++repeats;
-            // Inside the search a perpetual check is judged at its first
-            // repetition, even when the cycle began before the root: the checker
-            // must see the loss before the referee's third occurrence, when it
-            // may be too late to leave the cycle. (plyFromRoot 0 asks for the
-            // game's verdict, which waits for gameRepeats.)
-            if (plyFromRoot > 0 && themAlwaysChecked != usAlwaysChecked)
-                return themAlwaysChecked ? Repetition::Win : Repetition::Loss;
-            if (back <= plyFromRoot || repeats >= gameRepeats) {
-                if (themAlwaysChecked && !usAlwaysChecked) return Repetition::Win;
-                if (usAlwaysChecked && !themAlwaysChecked) return Repetition::Loss;
-                // Chase detection would refine this verdict; for now an idle
-                // or mutual repetition is a draw.
-                return Repetition::Draw;
-            }
-        }
-    }
-    return Repetition::None;
-}
-
 Position Position::mirrored() const {
     Position p{EmptyTag{}};
     p.side_ = side_;

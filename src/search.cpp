@@ -7,6 +7,8 @@
 #include <thread>
 #include <utility>
 
+#include "chariot/rules.h"
+
 namespace chariot {
 
 namespace {
@@ -133,7 +135,7 @@ private:
     void countNode() { nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void updatePv(int ply, Move m);
     void updateQuietStats(int ply, Move best, Depth depth, const Move* quiets, int quietCount);
-    Value repetitionValue(Repetition r, int ply) const;
+    Value repetitionValue(const rules::Ruling& r, int ply) const;
     void report(int depth, size_t lines);
 
     // Staged move ordering for the main search.
@@ -358,12 +360,11 @@ void Worker::updatePv(int ply, Move m) {
     pvLength_[ply] = std::max(pvLength_[ply + 1], ply + 1);
 }
 
-Value Worker::repetitionValue(Repetition r, int ply) const {
-    switch (r) {
-        case Repetition::Win: return ValueBan - ply;
-        case Repetition::Loss: return -ValueBan + ply;
-        default: return ValueDraw;
-    }
+Value Worker::repetitionValue(const rules::Ruling& r, int ply) const {
+    // A perpetual check or chase loses for the offender, in the ban band
+    // (the TT never keeps those scores: they depend on the path).
+    if (!r.decided()) return ValueDraw;
+    return r.offender == pos_.sideToMove() ? -ValueBan + ply : ValueBan - ply;
 }
 
 void Worker::updateQuietStats(int ply, Move best, Depth depth, const Move* quiets, int quietCount) {
@@ -472,7 +473,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     selDepth_ = std::max(selDepth_, ply);
 
     // Step 1. Draws and repetitions (path-dependent, so before the TT).
-    if (Repetition r = pos_.repetition(ply); r != Repetition::None) return repetitionValue(r, ply);
+    if (const rules::Ruling r = rules::judge(pos_, ply, {options_.judgeChase}); r.verdict != rules::Verdict::None)
+        return repetitionValue(r, ply);
     if (pos_.rule60() >= RuleNoCapturePlies) return ValueDraw;
     if (!hasAttackers(pos_, Color::Red) && !hasAttackers(pos_, Color::Black)) return ValueDraw;
     const bool inCheck = pos_.inCheck();

@@ -5,6 +5,7 @@
 
 #include "chariot/movegen.h"
 #include "chariot/position.h"
+#include "chariot/rules.h"
 
 using namespace chariot;
 
@@ -39,7 +40,7 @@ TEST_CASE("fuzz: the no-capture counter saturates instead of wrapping", "[positi
         p.makeMove(m);
     }
     CHECK(p.rule60() == 32767);
-    CHECK(p.repetition(0) != Repetition::None);  // the start position recurs
+    CHECK(rules::judge(p, 0).verdict == rules::Verdict::Draw);  // the start position recurs
     CHECK(p.isConsistent());
     Position again;
     CHECK_FALSE(again.setFen(p.fen()));

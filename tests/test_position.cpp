@@ -176,51 +176,6 @@ TEST_CASE("mirror image swaps files and keeps the side", "[position]") {
     CHECK(m.mirrored().key() == p.key());
 }
 
-TEST_CASE("repetition verdicts (cases from Fairy-Stockfish's xiangqi tests)", "[position][repetition]") {
-    // Result for the side to move after the moves; see shared/docs/rules.md §3.5.
-    // Only cases decided by checks alone: the chase cases need chase detection.
-    struct Case {
-        const char* fen;
-        const char* moves;
-        Repetition expected;
-    };
-    const Case cases[] = {
-        // Black checks by discovering its cannon every move, red does not check.
-        {"9/3kc4/3a5/3P5/9/4p4/9/4K4/9/3C5 w - - 0 1", "d6e6 e4d4 e6d6 d4e4 d6e6 e4d4 e6d6 d4e4", Repetition::Win},
-        {"3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1", "f1e1 f2e2 e1f1 e2f2 f1e1 f2e2 e1f1 e2f2", Repetition::Win},
-        // Mutual perpetual check: draw.
-        {"9/4c4/3k5/3r5/9/9/4C4/9/4K4/3R5 w - - 0 1", "e3d3 d6e6 d3e3 e6d6 e3d3 d6e6 d3e3 e6d6", Repetition::Draw},
-        {"3k5/6c2/9/7P1/6c2/6P2/9/9/9/5K3 w - - 0 1", "h6g6 g5h5 g6h6 h5g5 h6g6 g5h5 g6h6 h5g5", Repetition::Draw},
-        {"5k3/9/9/c8/9/P1P6/9/2C6/9/3K5 w - - 0 1", "c2a2 a6c6 a2c2 c6a6 c2a2 a6c6 a2c2 c6a6", Repetition::Draw},
-        {"4ck3/9/9/9/9/2r1R1N2/6N2/9/4A4/3AK4 w - - 0 1", "e4e3 c4c3 e3e4 c3c4 e4e3 c4c3 e3e4 c3c4", Repetition::Draw},
-    };
-    for (const Case& c : cases) {
-        Position p = fromFen(c.fen);
-        play(p, c.moves);
-        INFO(c.fen << " moves " << c.moves);
-        CHECK(p.repetition(0) == c.expected);
-        // One cycle is not yet a game-ending repetition...
-        Position q = fromFen(c.fen);
-        std::string firstCycle(c.moves, 4 * 5 - 1);
-        play(q, firstCycle);
-        CHECK(q.repetition(0) == Repetition::None);
-        // ...but inside the search one repetition after the root decides.
-        CHECK(q.repetition(4) == c.expected);
-        // A perpetual check that began before the root is judged by the search
-        // at its first repetition (a mutual one waits, like any draw).
-        CHECK(q.repetition(1) == (c.expected == Repetition::Draw ? Repetition::None : c.expected));
-    }
-}
-
-TEST_CASE("idle repetition is a draw, none before the cycle closes", "[position][repetition]") {
-    Position p;
-    play(p, "h0g2 h9g7 g2h0 g7h9");
-    CHECK(p.repetition(4) == Repetition::Draw);
-    CHECK(p.repetition(3) == Repetition::None);  // the earlier occurrence precedes the root
-    play(p, "h0g2 h9g7 g2h0 g7h9");
-    CHECK(p.repetition(0) == Repetition::Draw);
-}
-
 TEST_CASE("static exchange evaluation", "[position][see]") {
     SECTION("an undefended pawn is won outright") {
         Position p = fromFen("4k4/9/9/9/4p4/9/9/9/4R4/3K5 w - - 0 1");

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "chariot/engine.h"
+#include "chariot/rules.h"
 
 using namespace chariot;
 
@@ -156,7 +157,9 @@ TEST_CASE("a move that completes a losing perpetual check is avoided", "[search]
     REQUIRE(repeat);
     p.makeMove(repeat);
     REQUIRE(p.inCheck());
-    REQUIRE(p.repetition(0) == Repetition::Win);  // red to move would win
+    const rules::Ruling verdict = rules::judge(p, 0);  // black's third perpetual check: black loses
+    REQUIRE(verdict.verdict == rules::Verdict::PerpetualCheck);
+    REQUIRE(verdict.offender == Color::Black);
     SearchLimits limits;
     limits.depth = 6;
     SearchResult r = engine.search(limits, nullptr);

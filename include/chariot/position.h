@@ -3,6 +3,7 @@
 // states needed for unmake and for repetition detection.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cstdint>
@@ -24,9 +25,6 @@ inline constexpr std::string_view StartFen =
 constexpr int maxPieceCount(PieceType t) {
     return t == PieceType::King ? 1 : t == PieceType::Pawn ? 5 : 2;
 }
-
-// What a position-ending repetition means for the side to move.
-enum class Repetition : uint8_t { None, Draw, Win, Loss };
 
 class Position {
 public:
@@ -179,10 +177,17 @@ public:
     bool isConsistent() const;
     uint64_t computeKey() const;
 
-    // Repetition status of the current position. Looks back through the
-    // reversible moves; `plyFromRoot` limits "one earlier occurrence is enough"
-    // to the search path, earlier (game) positions need `gameRepeats` more.
-    Repetition repetition(int plyFromRoot, int gameRepeats = 2) const;
+    // The history, for the repetition rules (rules.h): n plies back from the
+    // current position (0 = now), n <= historyLength().
+    uint64_t keyBack(int n) const { return stateBack(n).key; }
+    Move moveBack(int n) const { return stateBack(n).move; }  // the move that led there
+    bool inCheckBack(int n) const { return stateBack(n).inCheck; }
+    Piece capturedBack(int n) const { return stateBack(n).captured; }
+    // How many plies back a position can repeat the current one: not past
+    // the last capture, the last null move or the position first set.
+    int reversiblePlies() const {
+        return std::min({int(state().rule60), int(state().pliesFromNull), historyLength()});
+    }
 
     // Left-right mirror image of this position (same side to move).
     Position mirrored() const;
@@ -233,6 +238,10 @@ private:
     struct EmptyTag {};
     explicit Position(EmptyTag) { clear(); }
     const State& state() const { return history_.back(); }
+    const State& stateBack(int n) const {
+        assert(n >= 0 && n <= historyLength());
+        return history_[history_.size() - 1 - size_t(n)];
+    }
     State& state() { return history_.back(); }
     void clear();
     // The state's key, psq and attack units, summed from the board.

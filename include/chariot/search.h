@@ -45,6 +45,7 @@ struct SearchOptions {
     uint64_t seed = 0;        // for the jitter
     int multiPV = 1;
     int threads = 1;
+    bool judgeChase = true;   // perpetual chase loses (false: a chasing repetition is a draw)
 };
 
 // One line of output after an iteration (or a new best move at the root).

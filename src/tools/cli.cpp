@@ -7,6 +7,7 @@
 #include "chariot/bench.h"
 #include "chariot/book_tool.h"
 #include "chariot/position.h"
+#include "chariot/rules.h"
 #include "chariot/tune.h"
 #include "chariot/ucci.h"
 
@@ -26,6 +27,7 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("       chariot bench [depth] [hashMB] [threads]  fixed-depth search benchmark");
     print("       chariot perft <depth> [FEN]    move generation count, divided by root move");
     print("       chariot book build|probe|dump|bench ...  opening-book tools ('chariot book' for help)");
+    print("       chariot rules <FEN>|startpos [moves <m>...]  repetition verdict (third occurrence)");
     print("       chariot tune [options] <games.pgn>...  Texel tuning of the evaluation weights");
     print("       chariot help                   this text");
 }
@@ -70,6 +72,7 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
         return runPerftBench(*d, fen, print) > 0 || *d == 0 ? 0 : 1;
     }
     if (cmd == "book") return runBookTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
+    if (cmd == "rules") return rules::runRulesTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "tune") return tune::runTuneTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         usage(print);

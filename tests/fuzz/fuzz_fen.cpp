@@ -10,6 +10,7 @@
 
 #include "chariot/movegen.h"
 #include "chariot/position.h"
+#include "chariot/rules.h"
 #include "fuzz_check.h"
 
 using namespace chariot;
@@ -53,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             const uint64_t keyAfter = pos.keyAfter(m);
             pos.makeMove(m);
             check(pos.key() == keyAfter, "keyAfter differs from makeMove", fen + " " + m.toString());
-            (void)pos.repetition(1);
+            (void)rules::judge(pos, 1);
             // Every position a legal move reaches must be expressible as FEN.
             Position next;
             auto e = next.setFen(pos.fen());

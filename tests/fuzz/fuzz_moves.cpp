@@ -13,6 +13,7 @@
 
 #include "chariot/movegen.h"
 #include "chariot/position.h"
+#include "chariot/rules.h"
 #include "fuzz_check.h"
 
 using namespace chariot;
@@ -73,8 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         check(pos.isConsistent(), "inconsistent after a move", pos.fen());
         check(pos.inCheck() == gives, "givesCheck disagrees with makeMove", pos.fen());
         check(!pos.kingAttacked(~pos.sideToMove()), "a legal move left its own king attacked", pos.fen());
-        (void)pos.repetition(0);
-        (void)pos.repetition(made);
+        (void)rules::judge(pos, 0);
+        (void)rules::judge(pos, made);
     }
 
     // The position reached must still be expressible as FEN.
