@@ -93,9 +93,34 @@ size_t memoryLimitMB() {
 
 TranspositionTable::TranspositionTable(size_t megabytes) { resize(megabytes); }
 
+constexpr size_t PopulateMaxBytes = size_t(1) << 30;
+
 TranspositionTable::~TranspositionTable() { release(); }
 
+void TranspositionTable::startPopulating() {
+    stopPopulating();
+    // Up to a gigabyte: the pages the default and usual sizes need. A larger
+    // table is backed by the search as it writes (a huge request should not
+    // take that much memory before it is used).
+    if (bucketCount_ * sizeof(Bucket) > PopulateMaxBytes) return;
+    populateStop_ = false;
+    populator_ = std::thread([this, begin = reinterpret_cast<char*>(buckets_), bytes = bucketCount_ * sizeof(Bucket)] {
+        constexpr size_t Page = 4096;
+        for (size_t offset = 0; offset < bytes; offset += Page) {
+            if ((offset & ((size_t(1) << 21) - 1)) == 0 && populateStop_.load(std::memory_order_relaxed)) return;
+            std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(begin + offset)).fetch_or(0, std::memory_order_relaxed);
+        }
+    });
+}
+
+void TranspositionTable::stopPopulating() {
+    if (!populator_.joinable()) return;
+    populateStop_ = true;
+    populator_.join();
+}
+
 void TranspositionTable::release() {
+    stopPopulating();
     if (memory_) ::munmap(memory_, mappedBytes_);
     memory_ = nullptr;
     mappedBytes_ = 0;
@@ -133,6 +158,7 @@ size_t TranspositionTable::resize(size_t megabytes) {
     while (!allocate(megabytes) && megabytes > MinMB) megabytes /= 2;
     if (!buckets_ && !allocate(MinMB)) throw std::bad_alloc();
     generation_ = 0;
+    startPopulating();
     return sizeMB();
 }
 
@@ -142,9 +168,11 @@ void TranspositionTable::clear() {
     // waiting). Dropped pages of a private anonymous mapping read back as
     // zeros and are backed afresh on the next write, like a new table. A small
     // table is just zero-filled: faster than faulting its pages in again.
+    stopPopulating();
 #ifdef __linux__
     if (bytes > SmallTableBytes && ::madvise(static_cast<void*>(buckets_), bytes, MADV_DONTNEED) == 0) {
         generation_ = 0;
+        startPopulating();
         return;
     }
 #endif

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <thread>
 
 #include "chariot/types.h"
 
@@ -64,6 +65,15 @@ private:
     };
     bool allocate(size_t megabytes);
     void release();
+    // Backs the table's pages on a thread of its own, in the background, so
+    // that neither `isready` nor the first search waits for the page faults.
+    // It changes no entry (an atomic or-with-zero per page), so searches may
+    // run meanwhile.
+    void startPopulating();
+    void stopPopulating();
+
+    std::thread populator_;
+    std::atomic<bool> populateStop_{false};
 
     void* memory_ = nullptr;  // the mapping (buckets_ is aligned inside it)
     size_t mappedBytes_ = 0;
