@@ -453,6 +453,14 @@ TEST_CASE("an illegal move stops its game; the next game is still analysed", "[a
     CHECK(r.out.find("1. C2.5") != std::string::npos);  // (in the input's notation)
     CHECK(r.out.find(" C8.5") != std::string::npos);
 
+    // A game with a bad FEN is skipped, the next one still analysed (and numbered 2).
+    const Run fen = runAnalyze({"--depth", "1", "-"}, "[FEN \"9/9 w\"]\n\n1. h2e2 *\n\n[Red \"B\"]\n\n1. h2e2 *\n");
+    CHECK(fen.status == 1);
+    CHECK(fen.err.find("game 1 (line 1): bad FEN tag") != std::string::npos);
+    CHECK(fen.err.find("the game is skipped") != std::string::npos);
+    CHECK(fen.out.find("[FEN") == std::string::npos);
+    CHECK(fen.out.find("[Red \"B\"]") != std::string::npos);
+
     // A token that is no move at all stops its game the same way.
     const Run junk = runAnalyze({"--depth", "1", "-"}, "[Red \"A\"]\n\n1. H2-E2 Qxe5 2. H0-G2 *\n");
     CHECK(junk.status == 1);

@@ -76,6 +76,7 @@ struct PreparedGame {
     std::vector<Move> moves;
     notation::Notation inputNotation = notation::Notation::Iccs;
     std::optional<std::string> stop;  // the move at which the game stops, and why
+    bool badFen = false;              // the FEN tag is invalid: nothing to analyse
 };
 PreparedGame prepareGame(const pgn::PgnGame& game, int number);
 

@@ -31,6 +31,7 @@ PreparedGame prepareGame(const pgn::PgnGame& game, int number) {
     Position pos;
     if (auto error = pos.setFen(g.fen)) {
         g.stop = fmt::format("{}: bad FEN tag: {}", game.describe(number), *error);
+        g.badFen = true;
         return g;
     }
     auto where = [&](const pgn::PgnMove& m) {
@@ -479,6 +480,7 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
     std::vector<std::unique_ptr<pgn::PgnFile>> inputs;
     std::vector<PreparedGame> games;
     size_t totalPositions = 0;
+    int gameNumber = 0;
     for (const std::string& path : files) {
         std::string bytes;
         if (path == "-") {
@@ -501,13 +503,15 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
             continue;
         }
         for (const pgn::PgnGame& g : file->games) {
-            games.push_back(prepareGame(g, int(games.size()) + 1));
-            totalPositions += games.back().moves.size() + 1;
-            if (games.back().stop) {
-                err << fmt::format("analyze: {}: {}; the game is analysed up to that move\n", name,
-                                   *games.back().stop);
+            games.push_back(prepareGame(g, ++gameNumber));
+            const PreparedGame& p = games.back();
+            if (p.stop) {
+                err << fmt::format("analyze: {}: {}; {}\n", name, *p.stop,
+                                   p.badFen ? "the game is skipped" : "the game is analysed up to that move");
                 status = 1;
             }
+            if (p.badFen) games.pop_back();
+            else totalPositions += p.moves.size() + 1;
         }
         inputs.push_back(std::move(file));
     }
