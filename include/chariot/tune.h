@@ -24,9 +24,11 @@ struct PgnGame {
     std::vector<std::string> moves;
 };
 
-// Reads every game of an xqmatch-style PGN: [FEN "..."] and [Result "..."]
-// headers, moves in ICCS with or without the dash ("H2-E2" or "h2e2"), move
-// numbers, {comments}, ;comments and a result token.
+// Reads every game of a PGN file with pgn::parsePgn (xqmatch's ICCS PGN,
+// WXF or Chinese moves, UTF-8 or GBK): the FEN and Result tags (else the
+// result token), the moves resolved to ICCS; from the first move that does
+// not resolve on, the moves are kept as written (extractSamples counts one
+// bad move and stops the game there). A file that is not PGN gives no game.
 std::vector<PgnGame> readPgn(std::istream& in);
 
 // One labelled training position, as a sparse linear form of the weights.

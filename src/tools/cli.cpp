@@ -1,11 +1,16 @@
 #include "chariot/cli.h"
 
 #include <charconv>
+#include <iostream>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "chariot/analyze.h"
 #include "chariot/bench.h"
 #include "chariot/book_tool.h"
+#include "chariot/epd.h"
 #include "chariot/position.h"
 #include "chariot/rules.h"
 #include "chariot/tune.h"
@@ -29,6 +34,9 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("       chariot book build|probe|dump|bench ...  opening-book tools ('chariot book' for help)");
     print("       chariot rules <FEN>|startpos [moves <m>...]  repetition verdict (third occurrence)");
     print("       chariot tune [options] <games.pgn>...  Texel tuning of the evaluation weights");
+    print("       chariot analyze [options] <game.pgn>...  annotate games: scores, mistakes, best lines");
+    print("                                      ('chariot analyze --help' for the options)");
+    print("       chariot epd <suite.epd> [--movetime MS|--depth D|--nodes N]  run a test suite (bm/am)");
     print("       chariot help                   this text");
 }
 
@@ -74,6 +82,10 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
     if (cmd == "book") return runBookTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "rules") return rules::runRulesTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "tune") return tune::runTuneTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
+    if (cmd == "analyze")
+        return analyze::runAnalyzeTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr,
+                                       std::cin, isatty(STDERR_FILENO) == 1);
+    if (cmd == "epd") return epd::runEpdTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         usage(print);
         return 0;

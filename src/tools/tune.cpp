@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "chariot/movegen.h"
+#include "chariot/notation.h"
+#include "chariot/pgn.h"
 
 namespace chariot::tune {
 
@@ -24,86 +26,35 @@ std::optional<double> parseResult(std::string_view s) {
     return std::nullopt;
 }
 
-// "H2-E2" / "h2e2" -> "h2e2"; empty if the token is not a move.
-std::string iccsMove(std::string_view tok) {
-    std::string m;
-    for (char c : tok)
-        if (c != '-') m += char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    if (m.size() != 4) return {};
-    auto fileOk = [](char c) { return c >= 'a' && c <= 'i'; };
-    auto rankOk = [](char c) { return c >= '0' && c <= '9'; };
-    if (!fileOk(m[0]) || !rankOk(m[1]) || !fileOk(m[2]) || !rankOk(m[3])) return {};
-    return m;
-}
-
 }  // namespace
 
 std::vector<PgnGame> readPgn(std::istream& in) {
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     std::vector<PgnGame> games;
-    PgnGame game;
-    bool inGame = false;     // something of the current game has been read
-    bool inMoves = false;    // its movetext has started
-    bool inComment = false;  // inside {...}, which may span lines
-    auto finish = [&] {
-        if (inGame) games.push_back(std::move(game));
-        game = PgnGame{};
-        inGame = inMoves = false;
-    };
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        size_t i = 0;
-        if (!inComment) {
-            while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-            if (i < line.size() && line[i] == '[') {
-                // A header after movetext starts the next game.
-                if (inMoves) finish();
-                inGame = true;
-                const size_t sp = line.find(' ', i);
-                const size_t q1 = line.find('"', i), q2 = line.rfind('"');
-                if (sp == std::string::npos || q1 == std::string::npos || q2 <= q1) continue;
-                const std::string key = line.substr(i + 1, sp - i - 1);
-                const std::string value = line.substr(q1 + 1, q2 - q1 - 1);
-                if (key == "FEN") game.fen = value;
-                if (key == "Result") game.result = parseResult(value);
-                continue;
+    for (const pgn::PgnGame& g : pgn::parsePgn(bytes).games) {
+        PgnGame game;
+        game.fen = g.fen();
+        const std::string* tagResult = g.tag("Result");
+        game.result = tagResult ? parseResult(*tagResult) : std::nullopt;
+        if (!game.result) game.result = parseResult(g.result);
+        // Moves in any notation, resolved to ICCS along the game; from the
+        // first one that does not resolve on, the text as written (so that
+        // extractSamples counts it and stops there).
+        Position pos;
+        bool replaying = !pos.setFen(game.fen);
+        for (const pgn::PgnMove& m : g.moves) {
+            const Move move = replaying ? notation::parseMove(pos, m.text) : Move::none();
+            if (move) {
+                game.moves.push_back(move.toString());
+                pos.makeMove(move);
+            } else {
+                game.moves.push_back(m.text);
+                replaying = false;
             }
         }
-        // Movetext.
-        while (i < line.size()) {
-            if (inComment) {
-                const size_t close = line.find('}', i);
-                if (close == std::string::npos) { i = line.size(); break; }
-                inComment = false;
-                i = close + 1;
-                continue;
-            }
-            const char c = line[i];
-            if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
-            if (c == '{') { inComment = true; ++i; continue; }
-            if (c == ';') break;
-            size_t j = i;
-            while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j])) && line[j] != '{') ++j;
-            std::string_view tok(line.data() + i, j - i);
-            i = j;
-            inGame = inMoves = true;
-            if (tok == "*" || parseResult(tok)) {
-                if (auto r = parseResult(tok); r && !game.result) game.result = r;
-                finish();
-                continue;
-            }
-            // Move numbers: "12." or "12..." possibly glued to the move.
-            size_t k = 0;
-            while (k < tok.size() && std::isdigit(static_cast<unsigned char>(tok[k]))) ++k;
-            if (k > 0 && k < tok.size() && tok[k] == '.') {
-                while (k < tok.size() && tok[k] == '.') ++k;
-                tok.remove_prefix(k);
-            }
-            if (tok.empty()) continue;
-            if (std::string m = iccsMove(tok); !m.empty()) game.moves.push_back(m);
-        }
+        if (g.unreadable) game.moves.push_back(g.unreadable->text);
+        games.push_back(std::move(game));
     }
-    finish();
     return games;
 }
 
