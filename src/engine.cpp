@@ -209,14 +209,18 @@ SearchOptions Engine::preparedOptions() {
     return options;
 }
 
-void Engine::go(GoRequest request, EngineCallbacks callbacks) {
-    searcher_.wait();
-    SearchLimits& limits = request.limits;
+void Engine::completeLimits(SearchLimits& limits) const {
     limits.banned.insert(limits.banned.end(), banned_.begin(), banned_.end());
     limits.time.overhead = moveOverheadMs_;
     limits.time.ponderOption = ponderOption_;
     limits.depth = std::min(limits.depth, caps_.depth);
     if (caps_.nodes) limits.nodes = limits.nodes ? std::min(limits.nodes, caps_.nodes) : caps_.nodes;
+}
+
+void Engine::go(GoRequest request, EngineCallbacks callbacks) {
+    searcher_.wait();
+    SearchLimits& limits = request.limits;
+    completeLimits(limits);
 
     if (!limits.ponder && !limits.infinite && limits.searchMoves.empty() && limits.mate == 0) {
         BestMove answer;
@@ -252,9 +256,7 @@ void Engine::ponderhit(bool drawOffered) {
 
 SearchResult Engine::search(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo) {
     searcher_.wait();
-    limits.banned.insert(limits.banned.end(), banned_.begin(), banned_.end());
-    limits.time.overhead = moveOverheadMs_;
-    limits.time.ponderOption = ponderOption_;
+    completeLimits(limits);
     SearchCallbacks callbacks;
     callbacks.onIteration = onInfo;
     return searcher_.search(position_, limits, preparedOptions(), std::move(callbacks));

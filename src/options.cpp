@@ -114,7 +114,7 @@ void OptionRegistry::add(Option option) {
     options_.push_back(std::move(option));
 }
 
-Option* OptionRegistry::findMutable(std::string_view name) {
+Option* OptionRegistry::find(std::string_view name) {
     const std::string key = canonical(name);
     if (key.empty()) return nullptr;
     for (Option& o : options_) {
@@ -125,13 +125,9 @@ Option* OptionRegistry::findMutable(std::string_view name) {
     return nullptr;
 }
 
-const Option* OptionRegistry::find(std::string_view name) const {
-    return const_cast<OptionRegistry*>(this)->findMutable(name);
-}
-
 OptionRegistry::SetResult OptionRegistry::set(std::string_view rawName, std::string_view rawValue) {
     SetResult result;
-    Option* o = findMutable(rawName);
+    Option* o = find(rawName);
     if (!o) {
         result.messages.push_back(fmt::format("unknown option '{}' ignored", rawName.substr(0, 40)));
         return result;

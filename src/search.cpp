@@ -830,7 +830,7 @@ void PoolThread::idleLoop() {
 
 // ---------------------------------------------------------------------------
 
-Searcher::Searcher(TranspositionTable& tt) : tt_(tt), shared_(tt) { resizePool(1); }
+Searcher::Searcher(TranspositionTable& tt) : shared_(tt) { resizePool(1); }
 
 Searcher::~Searcher() {
     stop();
@@ -921,13 +921,13 @@ void Searcher::start(const Position& root, const SearchLimits& limits, const Sea
     ttRootMove_ = Move::none();
     ttRootDepth_ = 0;
     TTHit hit;
-    if (tt_.probe(root_.key(), 0, hit) && hit.move && hit.bound == Bound::Exact &&
+    if (shared_.tt.probe(root_.key(), 0, hit) && hit.move && hit.bound == Bound::Exact &&
         std::find(rootMoves_.begin(), rootMoves_.end(), hit.move) != rootMoves_.end()) {
         ttRootMove_ = hit.move;
         ttRootDepth_ = hit.depth;
         ttRootValue_ = hit.value;
     }
-    tt_.newSearch();
+    shared_.tt.newSearch();
     threads_[0]->run([this] { mainThread(); });
 }
 
@@ -950,7 +950,7 @@ void Searcher::mainThread() {
     if (!rootMoves_.empty()) result = pickResult();
     result.nodes = nodes();
     result.timeMs = shared_.elapsedMs();
-    result.hashfull = tt_.hashfull();
+    result.hashfull = shared_.tt.hashfull();
     lastResult_ = result;
     if (shared_.callbacks.onDone) shared_.callbacks.onDone(result);
 }
@@ -990,7 +990,7 @@ SearchResult Searcher::pickResult() {
         Position p = root_;
         p.makeMove(result.best);
         TTHit hit;
-        if (tt_.probe(p.key(), 1, hit) && hit.move && p.isPseudoLegal(hit.move) && p.isLegal(hit.move)) {
+        if (shared_.tt.probe(p.key(), 1, hit) && hit.move && p.isPseudoLegal(hit.move) && p.isLegal(hit.move)) {
             result.ponder = hit.move;
             result.pv.push_back(hit.move);
         }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -45,8 +44,6 @@ std::string joinTokens(const std::vector<std::string>& tokens, size_t from, size
     return out;
 }
 
-std::optional<int64_t> parseInt(const std::string& text, int64_t lo, int64_t hi) { return parseInteger(text, lo, hi); }
-
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -78,7 +75,7 @@ std::optional<LineSplitter::Line> LineSplitter::finish() {
 // ---------------------------------------------------------------------------
 
 Protocol::Protocol(std::function<void(const std::string&)> write, const WorkCaps& caps)
-    : write_(std::move(write)), caps_(caps), engine_(caps) {
+    : write_(std::move(write)), engine_(caps) {
     declareOptions();
 }
 
@@ -409,7 +406,7 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
                 return std::nullopt;
             }
             const std::string& arg = tokens[i + 1];
-            auto n = parseInt(arg, lo, hi);
+            auto n = parseInteger(arg, lo, hi);
             if (!n) {
                 std::string a = lower(arg);
                 if (key == "depth" && a == "infinite") {
@@ -639,9 +636,9 @@ void Protocol::cmdProbe(const std::vector<std::string>& tokens) {
 
 void Protocol::cmdPerft(const std::vector<std::string>& tokens) {
     int depth = 1;
-    const int maxDepth = std::min(12, caps_.depth);
+    const int maxDepth = std::min(12, engine_.caps().depth);
     if (tokens.size() > 1) {
-        auto n = parseInt(tokens[1], INT64_MIN, INT64_MAX);
+        auto n = parseInteger(tokens[1], INT64_MIN, INT64_MAX);
         if (!n || *n < 0 || *n > maxDepth) {
             info(fmt::format("perft: the depth must be a number from 0 to {}", maxDepth));
             return;
@@ -658,23 +655,23 @@ void Protocol::cmdPerft(const std::vector<std::string>& tokens) {
 
 void Protocol::cmdBench(const std::vector<std::string>& tokens) {
     BenchConfig config;
-    const int maxDepth = std::min(64, caps_.depth);
-    const size_t maxHash = std::min<size_t>(65536, caps_.hashMB);
+    const int maxDepth = std::min(64, engine_.caps().depth);
+    const size_t maxHash = std::min<size_t>(65536, engine_.caps().hashMB);
     config.depth = std::min(config.depth, maxDepth);
     config.hashMB = std::min(config.hashMB, maxHash);
     if (tokens.size() > 1) {
-        auto n = parseInt(tokens[1], INT64_MIN, INT64_MAX);
+        auto n = parseInteger(tokens[1], INT64_MIN, INT64_MAX);
         if (!n || *n < 1 || *n > maxDepth) return info(fmt::format("bench: the depth must be a number from 1 to {}", maxDepth));
         config.depth = int(*n);
     }
     if (tokens.size() > 2) {
-        auto n = parseInt(tokens[2], INT64_MIN, INT64_MAX);
+        auto n = parseInteger(tokens[2], INT64_MIN, INT64_MAX);
         if (!n || *n < 1 || uint64_t(*n) > maxHash) return info(fmt::format("bench: the hash size must be 1 to {} MB", maxHash));
         config.hashMB = size_t(*n);
     }
     if (tokens.size() > 3) {
-        const int maxThreads = std::min(256, caps_.threads);
-        auto n = parseInt(tokens[3], INT64_MIN, INT64_MAX);
+        const int maxThreads = std::min(256, engine_.caps().threads);
+        auto n = parseInteger(tokens[3], INT64_MIN, INT64_MAX);
         if (!n || *n < 1 || *n > maxThreads) return info(fmt::format("bench: threads must be 1 to {}", maxThreads));
         config.threads = int(*n);
     }

@@ -7,6 +7,16 @@
 #include <string>
 #include <vector>
 
+// CHARIOT_TEST_ASAN: the tests run under AddressSanitizer (address-space
+// limits and RSS figures mean nothing there).
+#if defined(__SANITIZE_ADDRESS__)
+#define CHARIOT_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHARIOT_TEST_ASAN 1
+#endif
+#endif
+
 namespace chariot::test {
 
 class EngineProcess {

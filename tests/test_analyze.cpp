@@ -4,6 +4,8 @@
 // and the EPD suite runner. Searches are depth-limited (<= 6).
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -18,41 +20,13 @@
 #include "chariot/tune.h"
 
 using namespace chariot;
+using test::readFile;
+using test::TempDir;
+using test::writeFile;
 namespace fs = std::filesystem;
 using notation::Notation;
 
 namespace {
-
-class TempDir {
-public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        path_ = fs::temp_directory_path() /
-                ("chariot_analyze_test_" + std::to_string(std::random_device{}()) + "_" + std::to_string(counter++));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    fs::path path_;
-};
-
-void writeFile(const std::string& path, const std::string& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    REQUIRE(out.good());
-}
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 Position fromFen(const std::string& fen) {
     Position p;

@@ -35,14 +35,6 @@ using namespace chariot;
 using namespace std::chrono_literals;
 using chariot::test::EngineProcess;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CHARIOT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CHARIOT_TEST_ASAN 1
-#endif
-#endif
-
 namespace {
 
 // Generous: the sanitizer build runs these too.

@@ -1,21 +1,16 @@
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <set>
 
 #include "chariot/movegen.h"
 
 using namespace chariot;
+using test::fromFen;
 
 namespace {
-
-Position fromFen(std::string_view fen) {
-    Position p;
-    auto error = p.setFen(fen);
-    INFO(fen);
-    REQUIRE_FALSE(error);
-    return p;
-}
 
 std::set<std::string> legalMoves(std::string_view fen) {
     Position p = fromFen(fen);

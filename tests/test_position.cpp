@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <sstream>
 #include <vector>
@@ -9,27 +11,10 @@
 #include "chariot/position.h"
 
 using namespace chariot;
+using test::fromFen;
+using test::play;
 
 namespace {
-
-Position fromFen(std::string_view fen) {
-    Position p;
-    auto error = p.setFen(fen);
-    INFO(fen);
-    REQUIRE_FALSE(error);
-    return p;
-}
-
-void play(Position& p, std::string_view moves) {
-    std::istringstream in{std::string(moves)};
-    std::string text;
-    while (in >> text) {
-        Move m = p.parseLegalMove(text);
-        INFO("move " << text << " in " << p.fen());
-        REQUIRE(m);
-        p.makeMove(m);
-    }
-}
 
 }  // namespace
 

@@ -9,6 +9,8 @@
 // (shared/docs/rules.md 3.5).
 #include <catch2/catch.hpp>
 
+#include "test_util.h"
+
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,32 +20,12 @@
 #include "engine_process.h"
 
 using namespace chariot;
+using test::fromFen;
+using test::play;
 using namespace std::chrono_literals;
 using rules::Verdict;
 
 namespace {
-
-Position fromFen(std::string_view fen) {
-    Position p;
-    auto error = p.setFen(fen);
-    INFO(fen);
-    REQUIRE_FALSE(error);
-    return p;
-}
-
-int play(Position& p, std::string_view moves) {
-    std::istringstream in{std::string(moves)};
-    std::string text;
-    int n = 0;
-    while (in >> text) {
-        Move m = p.parseLegalMove(text);
-        INFO("move " << text << " in " << p.fen());
-        REQUIRE(m);
-        p.makeMove(m);
-        ++n;
-    }
-    return n;
-}
 
 std::vector<std::string> split(std::string_view moves) {
     std::istringstream in{std::string(moves)};

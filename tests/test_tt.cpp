@@ -87,14 +87,6 @@ TEST_CASE("TT resize clamps, rounds and clears", "[tt]") {
     CHECK_FALSE(tt.probe(5, 0, hit));
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CHARIOT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CHARIOT_TEST_ASAN 1
-#endif
-#endif
-
 namespace {
 
 // Keys spread over the whole table: bucket i * stride, with a high part so

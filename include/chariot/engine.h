@@ -130,6 +130,9 @@ public:
 private:
     void declareOptions();
     SearchOptions preparedOptions();
+    // What every search adds to the limits it is given: banned moves, the
+    // move overhead and ponder option, the work caps.
+    void completeLimits(SearchLimits& limits) const;
     // Fills the draw offer and resignation of a finished search.
     void judgeOutcome(BestMove& answer, bool drawOffered);
 

@@ -68,7 +68,6 @@ public:
     // Sets every option whose value differs from its default back to it.
     void resetToDefaults();
 
-    const Option* find(std::string_view name) const;
     const std::vector<Option>& all() const { return options_; }
 
     // The handshake lines of each dialect.
@@ -78,7 +77,7 @@ public:
     std::string markdownTable() const;
 
 private:
-    Option* findMutable(std::string_view name);
+    Option* find(std::string_view name);  // either spelling or an alias
     std::vector<Option> options_;
 };
 

@@ -169,13 +169,11 @@ public:
     // Forget killers and history (new game).
     void clearHistory();
     uint64_t nodes() const;
-    const SearchResult& lastResult() const { return lastResult_; }
 
 private:
     void mainThread();
     void resizePool(int threads);
     SearchResult pickResult();
-    TranspositionTable& tt_;
     SearchShared shared_;
     std::vector<std::unique_ptr<class Worker>> workers_;
     std::vector<std::unique_ptr<PoolThread>> threads_;  // threads_[i] runs workers_[i]

@@ -94,7 +94,6 @@ private:
 
     std::function<void(const std::string&)> write_;
     std::mutex writeMutex_;
-    const WorkCaps caps_;
     Engine engine_;
     Dialect dialect_ = Dialect::Ucci;
 

@@ -1,7 +1,6 @@
 #include "chariot/analyze.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "chariot/movegen.h"
+#include "chariot/tool_args.h"
 
 namespace chariot::analyze {
 
@@ -402,12 +402,6 @@ const char* const UsageText =
 
 void usage(std::ostream& out) { out << UsageText; }
 
-template <typename T>
-bool parseNumber(const std::string& s, T& out, T lo, T hi) {
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && p == s.data() + s.size() && out >= lo && out <= hi;
-}
-
 std::string clock(double seconds) {
     const auto t = int64_t(seconds + 0.5);
     return t >= 3600 ? fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60)
@@ -427,20 +421,20 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
         const std::string* v = i + 1 < args.size() ? &args[i + 1] : nullptr;
         bool ok = true, takesValue = true;
         if (a == "--movetime") {
-            ok = v && parseNumber<int64_t>(*v, o.moveTimeMs, 1, int64_t(1) << 40);
+            ok = v && tools::parseNumber<int64_t>(*v, o.moveTimeMs, 1, int64_t(1) << 40);
             limitGiven = timeGiven = true;
         } else if (a == "--depth") {
-            ok = v && parseNumber(*v, o.depth, 1, MaxSearchDepth);
+            ok = v && tools::parseNumber(*v, o.depth, 1, MaxSearchDepth);
             limitGiven = true;
         } else if (a == "--nodes") {
-            ok = v && parseNumber<uint64_t>(*v, o.nodes, 1, ~uint64_t(0));
+            ok = v && tools::parseNumber<uint64_t>(*v, o.nodes, 1, ~uint64_t(0));
             limitGiven = true;
         } else if (a == "--threads") {
-            ok = v && parseNumber(*v, o.threads, 1, 256);
+            ok = v && tools::parseNumber(*v, o.threads, 1, 256);
         } else if (a == "--hash") {
-            ok = v && parseNumber(*v, o.hashMB, 1, 65536);
+            ok = v && tools::parseNumber(*v, o.hashMB, 1, 65536);
         } else if (a == "--multipv") {
-            ok = v && parseNumber(*v, o.multiPV, 1, 128);
+            ok = v && tools::parseNumber(*v, o.multiPV, 1, 128);
         } else if (a == "--notation") {
             ok = v && (o.notation = notation::parseNotationName(*v)).has_value();
         } else if (a == "--out") {
@@ -450,9 +444,7 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
             o.json = true;
             takesValue = false;
         } else if (a == "help" || a == "--help" || a == "-h") {
-            std::string_view text = UsageText;
-            for (size_t nl; (nl = text.find('\n')) != std::string_view::npos; text.remove_prefix(nl + 1))
-                print(std::string(text.substr(0, nl)));
+            tools::printLines(print, UsageText);
             return 0;
         } else if (a.size() > 1 && a[0] == '-') {
             err << fmt::format("analyze: unknown option '{}'\n", a);
@@ -535,14 +527,9 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
     };
 
     Engine engine;
-    auto set = [&](const char* name, const std::string& value) {
-        for (const std::string& m : engine.setOption(name, value).messages) err << "analyze: " << m << '\n';
-    };
-    set("hashsize", std::to_string(o.hashMB));
-    set("threads", std::to_string(o.threads));
-    set("multipv", std::to_string(o.multiPV));
-    set("moveoverhead", "0");
-    set("usebook", "false");
+    tools::configureEngine(engine, o.hashMB, o.threads, err, "analyze");
+    for (const std::string& m : engine.setOption("multipv", std::to_string(o.multiPV)).messages)
+        err << "analyze: " << m << '\n';
 
     const auto start = std::chrono::steady_clock::now();
     auto lastShown = start - std::chrono::seconds(1);

@@ -1,6 +1,5 @@
 #include "chariot/cli.h"
 
-#include <charconv>
 #include <iostream>
 
 #include <unistd.h>
@@ -13,6 +12,7 @@
 #include "chariot/epd.h"
 #include "chariot/position.h"
 #include "chariot/rules.h"
+#include "chariot/tool_args.h"
 #include "chariot/tune.h"
 #include "chariot/ucci.h"
 
@@ -22,8 +22,7 @@ namespace {
 
 std::optional<int> toInt(const std::string& s, int lo, int hi) {
     int v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
+    if (!tools::parseNumber(s, v, lo, hi)) return std::nullopt;
     return v;
 }
 

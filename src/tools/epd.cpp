@@ -1,7 +1,6 @@
 #include "chariot/epd.h"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <iostream>
 
@@ -9,6 +8,7 @@
 
 #include "chariot/analyze.h"
 #include "chariot/movegen.h"
+#include "chariot/tool_args.h"
 #include "chariot/notation.h"
 
 namespace chariot::epd {
@@ -170,12 +170,6 @@ const char* const UsageText =
 
 void usage(std::ostream& out) { out << UsageText; }
 
-template <typename T>
-bool parseNumber(const std::string& s, T& out, T lo, T hi) {
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && p == s.data() + s.size() && out >= lo && out <= hi;
-}
-
 std::string moveList(const std::vector<Move>& moves) {
     std::string s;
     for (Move m : moves) {
@@ -199,23 +193,21 @@ int runEpdTool(const std::vector<std::string>& args, const std::function<void(co
         bool ok = true;
         if (a == "--movetime") {
             int64_t ms = 0;
-            ok = v && parseNumber<int64_t>(*v, ms, 1, int64_t(1) << 40);
+            ok = v && tools::parseNumber<int64_t>(*v, ms, 1, int64_t(1) << 40);
             limits.time.moveTime = ms;
             limitGiven = true;
         } else if (a == "--depth") {
-            ok = v && parseNumber(*v, limits.depth, 1, MaxSearchDepth);
+            ok = v && tools::parseNumber(*v, limits.depth, 1, MaxSearchDepth);
             limitGiven = true;
         } else if (a == "--nodes") {
-            ok = v && parseNumber<uint64_t>(*v, limits.nodes, 1, ~uint64_t(0));
+            ok = v && tools::parseNumber<uint64_t>(*v, limits.nodes, 1, ~uint64_t(0));
             limitGiven = true;
         } else if (a == "--threads") {
-            ok = v && parseNumber(*v, threads, 1, 256);
+            ok = v && tools::parseNumber(*v, threads, 1, 256);
         } else if (a == "--hash") {
-            ok = v && parseNumber(*v, hashMB, 1, 65536);
+            ok = v && tools::parseNumber(*v, hashMB, 1, 65536);
         } else if (a == "help" || a == "--help" || a == "-h") {
-            std::string_view text = UsageText;
-            for (size_t nl; (nl = text.find('\n')) != std::string_view::npos; text.remove_prefix(nl + 1))
-                print(std::string(text.substr(0, nl)));
+            tools::printLines(print, UsageText);
             return 0;
         } else if (a.size() > 1 && a[0] == '-') {
             err << fmt::format("epd: unknown option '{}'\n", a);
@@ -253,13 +245,7 @@ int runEpdTool(const std::vector<std::string>& args, const std::function<void(co
     }
 
     Engine engine;
-    auto set = [&](const char* name, const std::string& value) {
-        for (const std::string& m : engine.setOption(name, value).messages) err << "epd: " << m << '\n';
-    };
-    set("hashsize", std::to_string(hashMB));
-    set("threads", std::to_string(threads));
-    set("moveoverhead", "0");
-    set("usebook", "false");
+    tools::configureEngine(engine, hashMB, threads, err, "epd");
     size_t idWidth = 8;
     for (const EpdEntry& e : entries) idWidth = std::max(idWidth, std::min<size_t>(e.id.size(), 32));
     int solved = 0;
