@@ -1,5 +1,6 @@
 #include "chariot/bench.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -58,12 +59,15 @@ const std::vector<std::string_view>& benchPositions() { return Positions; }
 
 BenchResult runBench(const BenchConfig& config, const std::function<void(const std::string&)>& print) {
     BenchResult result;
-    Engine engine;
+    WorkCaps caps;
+    caps.hashMB = config.hashMB;  // allocate the run's table at once, not the default first
+    Engine engine(caps);
     engine.setHashMB(config.hashMB);  // a fresh table for the run, as after ucinewgame
     engine.searchOptions().threads = config.threads;
     engine.newGame();
     auto start = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < Positions.size(); ++i) {
+    const size_t count = config.positions ? std::min(config.positions, Positions.size()) : Positions.size();
+    for (size_t i = 0; i < count; ++i) {
         if (auto error = engine.setPosition(Positions[i], {})) {
             print(fmt::format("bench position {} is invalid: {}", i + 1, *error));
             continue;
@@ -73,7 +77,7 @@ BenchResult runBench(const BenchConfig& config, const std::function<void(const s
         SearchResult r = engine.search(limits, nullptr);
         result.perPosition.push_back(r.nodes);
         result.nodes += r.nodes;
-        print(fmt::format("Position {:>2}/{}: bestmove {} score {} nodes {}", i + 1, Positions.size(),
+        print(fmt::format("Position {:>2}/{}: bestmove {} score {} nodes {}", i + 1, count,
                           r.best.toString(), r.score, r.nodes));
     }
     result.timeMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();

@@ -158,6 +158,7 @@ size_t TranspositionTable::resize(size_t megabytes) {
     while (!allocate(megabytes) && megabytes > MinMB) megabytes /= 2;
     if (!buckets_ && !allocate(MinMB)) throw std::bad_alloc();
     generation_ = 0;
+    written_.store(false, std::memory_order_relaxed);
     startPopulating();
     return sizeMB();
 }
@@ -169,6 +170,11 @@ void TranspositionTable::clear() {
     // zeros and are backed afresh on the next write, like a new table. A small
     // table is just zero-filled: faster than faulting its pages in again.
     stopPopulating();
+    if (!written_.load(std::memory_order_relaxed)) {
+        generation_ = 0;
+        return;
+    }
+    written_.store(false, std::memory_order_relaxed);
 #ifdef __linux__
     if (bytes > SmallTableBytes && ::madvise(static_cast<void*>(buckets_), bytes, MADV_DONTNEED) == 0) {
         generation_ = 0;
@@ -196,6 +202,8 @@ bool TranspositionTable::probe(uint64_t key, int ply, TTHit& hit) const {
 }
 
 void TranspositionTable::store(uint64_t key, int ply, Move move, Value value, Value eval, Depth depth, Bound bound) {
+    // Read first: after the first store the line stays shared between threads.
+    if (!written_.load(std::memory_order_relaxed)) written_.store(true, std::memory_order_relaxed);
     // Repetition verdicts depend on the path, not the position: keep the move,
     // never the score.
     if (isBanScore(value)) {

@@ -659,6 +659,7 @@ void Protocol::cmdBench(const std::vector<std::string>& tokens) {
     const size_t maxHash = std::min<size_t>(65536, engine_.caps().hashMB);
     config.depth = std::min(config.depth, maxDepth);
     config.hashMB = std::min(config.hashMB, maxHash);
+    config.positions = engine_.caps().benchPositions;
     if (tokens.size() > 1) {
         auto n = parseInteger(tokens[1], INT64_MIN, INT64_MAX);
         if (!n || *n < 1 || *n > maxDepth) return info(fmt::format("bench: the depth must be a number from 1 to {}", maxDepth));

@@ -15,6 +15,7 @@ struct BenchConfig {
     int depth = 11;
     size_t hashMB = 16;
     int threads = 1;  // more than one: Lazy SMP, and the node count is no longer a signature
+    size_t positions = 0;  // the first N bench positions only; 0: all (the signature)
 };
 
 struct BenchResult {

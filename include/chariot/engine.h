@@ -31,6 +31,7 @@ struct WorkCaps {
     uint64_t nodes = 0;                         // nodes per search; 0: no cap
     size_t hashMB = TranspositionTable::MaxMB;  // hashsize option and bench hash
     int threads = 256;                          // search threads
+    size_t benchPositions = 0;                  // bench runs only the first N positions; 0: all
 };
 
 struct GoRequest {

@@ -80,6 +80,9 @@ private:
     Bucket* buckets_ = nullptr;
     size_t bucketCount_ = 0;
     uint8_t generation_ = 0;  // multiple of 4: the low two bits hold the bound
+    // False while the table is as allocated or cleared: clearing it again is
+    // skipped (a fresh bench engine, repeated ucinewgame).
+    std::atomic<bool> written_{false};
 };
 
 }  // namespace chariot

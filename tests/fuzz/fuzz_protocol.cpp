@@ -51,10 +51,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     static Protocol protocol = [] {
         WorkCaps caps;
-        caps.depth = 2;
-        caps.nodes = 5000;
+        caps.depth = 1;
+        caps.nodes = 200;
         caps.hashMB = 1;
         caps.threads = 2;
+        caps.benchPositions = 2;
         return Protocol(checkOutput, caps);
     }();
     const int code = protocol.runLines(lines);
