@@ -275,9 +275,9 @@ void Engine::judgeOutcome(BestMove& answer, bool drawOffered) {
                        std::all_of(recentScores_.begin(), recentScores_.end(),
                                    [](const auto& e) { return std::abs(e.second) <= LevelScore; });
     // An offered draw is accepted when we are clearly worse (not mated: then resign).
-    const bool accept = drawOffered && r.score <= -150 && r.score > -ValueBanInMaxPly;
+    const bool accept = drawOffered && r.score <= -150 && !isDecisive(r.score);
     answer.offerDraw = deadDraw || level || accept;
-    answer.resign = !answer.offerDraw && r.depth >= 1 && r.score <= -ValueMateInMaxPly && mateInMoves(r.score) >= -3;
+    answer.resign = !answer.offerDraw && r.depth >= 1 && isMateScore(r.score) && r.score < 0 && mateInMoves(r.score) >= -3;
 }
 
 void Engine::newGame() {

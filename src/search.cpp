@@ -507,14 +507,14 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     if (!PvNode && !inCheck && pruning >= Pruning::Small) {
         // Step 5. Reverse futility: far above beta at low depth.
         if (pruning >= Pruning::Large && depth <= ReverseFutilityDepth &&
-            staticEval - ReverseFutilityMargin * depth >= beta && std::abs(beta) < ValueBanInMaxPly)
+            staticEval - ReverseFutilityMargin * depth >= beta && !isDecisive(beta))
             return staticEval;
 
         // Step 6. Null move: R = 2 or 3 by depth; never twice in a row, not
         // with too little material (zugzwang), verified at high depth.
         if (depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !frames_[ply].verifying &&
             nullMoveSafe(pos_) &&
-            std::abs(beta) < ValueBanInMaxPly) {
+            !isDecisive(beta)) {
             const int R = depth >= 7 ? 3 : 2;
             frames_[ply].nullMove = true;
             frames_[ply].move = Move::null();
@@ -525,7 +525,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             frames_[ply].nullMove = false;
             if (stopping()) return 0;
             if (v >= beta) {
-                if (v >= ValueBanInMaxPly) v = beta;  // no unproven mates from a null move
+                if (v >= ValueDecisive) v = beta;  // no unproven mates from a null move
                 if (depth < 10) return v;
                 // Verification search without the null move at this node.
                 frames_[ply].verifying = true;
@@ -562,7 +562,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // Step 8a. Shallow pruning of late quiet moves, once a move that
         // does not lose has been found: move-count pruning and futility.
         if (!PvNode && !inCheck && !capture && !isKiller && pruning >= Pruning::Large &&
-            best > -ValueBanInMaxPly) {
+            best > -ValueDecisive) {
             const bool lateMove = depth <= LmpMaxDepth && moveCount > (3 + depth * depth) / (2 - improving);
             if (lateMove) picker.skipQuiets();  // later quiet non-checks would be pruned too
             const bool futile = depth <= FutilityMaxDepth && staticEval + FutilityBase + FutilityPerDepth * depth <= alpha;
@@ -572,7 +572,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 continue;
         }
         // Captures that lose a lot by static exchange, at low depth.
-        if (!PvNode && !inCheck && capture && pruning >= Pruning::Large && best > -ValueBanInMaxPly &&
+        if (!PvNode && !inCheck && capture && pruning >= Pruning::Large && best > -ValueDecisive &&
             depth <= SeePruneMaxDepth && !pos_.seeGe(m, -SeeCaptureMargin * depth * depth) && !pos_.givesCheck(m))
             continue;
 
@@ -713,7 +713,7 @@ void Worker::iterativeDeepening() {
             Value prev = rootMoves[pvIndex].previousScore;
             Value delta = AspirationDelta;
             Value alpha = -ValueInfinite, beta = ValueInfinite;
-            if (rootDepth_ >= 4 && prev != -ValueInfinite && std::abs(prev) < ValueBanInMaxPly) {
+            if (rootDepth_ >= 4 && prev != -ValueInfinite && !isDecisive(prev)) {
                 alpha = std::max(prev - delta, -ValueInfinite);
                 beta = std::min(prev + delta, ValueInfinite);
             }
@@ -751,7 +751,7 @@ void Worker::iterativeDeepening() {
         if (!main) continue;
         // The root is never stored by the tree search; keep its result for
         // `probe` and for the next search from this position.
-        if (std::abs(rootMoves[0].score) < ValueBanInMaxPly || isMateScore(rootMoves[0].score))
+        if (!isBanScore(rootMoves[0].score))
             shared_.tt.store(pos_.key(), 0, rootMoves[0].move, rootMoves[0].score,
                              pos_.inCheck() ? 0 : evaluate(pos_, options_.knowledge), rootDepth_, Bound::Exact);
 
@@ -766,7 +766,7 @@ void Worker::iterativeDeepening() {
         // it) unless the answer is forced or a mate is proven.
         const bool clocked = shared_.deadlines.soft >= 0 && !limits.infinite;
         const bool managed = clocked && limits.time.moveTime < 0;
-        if (limits.mate > 0 && score >= mateIn(2 * limits.mate)) break;
+        if (limits.mate > 0 && isMateScore(score) && score >= mateIn(2 * limits.mate)) break;
         if (clocked && !shared_.pondering.load()) {
             if (rootMoves.size() == 1 && rootDepth_ >= 6) break;  // only move
             if (isMateScore(score) && ValueMate - std::abs(score) <= rootDepth_) break;  // proven mate
@@ -1005,16 +1005,15 @@ SearchResult Searcher::pickResult() {
 bool isMateValue(Value v) { return isMateScore(v); }
 
 int mateInMoves(Value v) {
-    if (v >= ValueMateInMaxPly) return (ValueMate - v + 1) / 2;
-    if (v <= -ValueMateInMaxPly) return -(ValueMate + v) / 2;
-    return 0;
+    if (!isMateScore(v)) return 0;
+    return v > 0 ? (ValueMate - v + 1) / 2 : -(ValueMate + v) / 2;
 }
 
 int toUcciScore(Value v) {
-    if (v >= ValueMateInMaxPly) return 10000 - (ValueMate - v);
-    if (v <= -ValueMateInMaxPly) return -10000 + (ValueMate + v);
     if (v >= ValueBanInMaxPly) return 9900 - (ValueBan - v);   // won by the repetition rules
     if (v <= -ValueBanInMaxPly) return -9900 + (ValueBan + v);
+    if (v >= ValueMateInMaxPly) return 10000 - (ValueMate - v);
+    if (v <= -ValueMateInMaxPly) return -10000 + (ValueMate + v);
     return std::clamp(v / 4, -9000, 9000);
 }
 

@@ -535,3 +535,29 @@ TEST_CASE("chariot rules prints the verdict", "[rules][cli]") {
     REQUIRE(line);
     CHECK(*line == "verdict: none");
 }
+
+TEST_CASE("a certain rule loss is worse than a mate the opponent still has to find", "[rules][search]") {
+    // ElephantEye match 2026-11-24, game 17 (Chariot red), before red's 59th
+    // move: d8d9 would complete red's perpetual check (a forfeit); every other
+    // move is mated within a few moves. Red must play on and let black find it.
+    const char* moves =
+        "h2e2 h9g7 h0g2 b7e7 i0h0 b9c7 h0h6 a9b9 b2c2 i9i7 g3g4 b9b1 c2c6 c7e8 g2f4 e7e3 "
+        "f0e1 e3e5 f4g6 e5a5 e2a2 h7h9 a2a5 a6a5 h6h5 i7i8 c3c4 g9e7 h5a5 e8c7 a5d5 h9h8 "
+        "a0a2 h8h0 g0i2 b1b0 d5d7 c7a6 g6e7 a6b8 c6c8 d9e8 c8i8 b8d7 i8i9 h0h9 e7g8 e9d9 "
+        "a2h2 h9g9 i9i7 g7f5 h2h9 c9e7 g8e7 f5e7 h9g9 d7e5 i7i9 d9d8 i9i8 e8f7 g9g8 d8d9 "
+        "i8i7 e5f3 i7e7 b0b7 g8g9 d9e9 g9g6 b7e7 g6i6 f3g1 e0f0 f7e8 e1f2 e7h7 i6e6 g1i2 "
+        "c0a2 h7h0 f0f1 h0d0 f1e1 d0a0 e6b6 a0a1 e1e0 i2g1 e0d0 g1e2 d0e0 e2c1 e0d0 c1d3 "
+        "a2c0 a1a0 f2e1 a0c0 d0d1 c0c1 d1d2 c1e1 g4g5 d3f2 b6b9 e8d9 b9d9 e9e8 d9d8 e8e9 "
+        "d8d9 e9e8 d9d8 e8e9 ";
+    Engine engine;
+    const char* start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    SearchResult r = searchFrom(engine, start, moves, 10);
+    REQUIRE(r.best);
+    CHECK(r.best.toString() != "d8d9");
+    CHECK(isMateScore(r.score));
+    CHECK(r.score < 0);
+    const SearchResult forfeit = searchFrom(engine, start, moves, 10, {"d8d9"});
+    CHECK(isBanScore(forfeit.score));
+    CHECK(forfeit.score < r.score);
+    CHECK(forfeit.score < matedIn(1));  // worse than any mate
+}

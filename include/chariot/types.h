@@ -118,17 +118,24 @@ constexpr int MaxPly = 128;
 constexpr Value ValueInfinite = 32000;
 constexpr Value ValueMate = 30000;              // mate at the root
 constexpr Value ValueMateInMaxPly = ValueMate - MaxPly;
-// Scores from repetition verdicts (perpetual check/chase) sit just below mate
-// and are path-dependent, so the TT must never cut on them (the "ban" window).
-constexpr Value ValueBan = ValueMate - 1000;
+// Scores from repetition verdicts (perpetual check/chase) are path-dependent,
+// so the TT must never cut on them (the "ban" window). They sit above mate: a
+// rule loss is certain once the cycle is played, while a mate still has to be
+// found by the opponent, so the engine defends the longest mate rather than
+// repeat into a forfeit (and takes a forfeit win only when no mate is there).
+constexpr Value ValueBan = ValueMate + 1000;
 constexpr Value ValueBanInMaxPly = ValueBan - MaxPly;
+// |v| at or above: a mate or a repetition verdict, not an evaluation.
+constexpr Value ValueDecisive = ValueMateInMaxPly;
 constexpr Value ValueDraw = 0;
+static_assert(ValueBan < ValueInfinite && ValueMate < ValueBanInMaxPly);
 
 constexpr Value mateIn(int ply) { return ValueMate - ply; }
 constexpr Value matedIn(int ply) { return -ValueMate + ply; }
-constexpr bool isMateScore(Value v) { return v >= ValueMateInMaxPly || v <= -ValueMateInMaxPly; }
-constexpr bool isBanScore(Value v) {
-    return (v >= ValueBanInMaxPly && v < ValueMateInMaxPly) || (v <= -ValueBanInMaxPly && v > -ValueMateInMaxPly);
+constexpr bool isMateScore(Value v) {
+    return (v >= ValueMateInMaxPly && v <= ValueMate) || (v <= -ValueMateInMaxPly && v >= -ValueMate);
 }
+constexpr bool isBanScore(Value v) { return v >= ValueBanInMaxPly || v <= -ValueBanInMaxPly; }
+constexpr bool isDecisive(Value v) { return v >= ValueDecisive || v <= -ValueDecisive; }
 
 }  // namespace chariot
