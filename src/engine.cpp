@@ -324,6 +324,7 @@ void Engine::limitStrength(SearchLimits& limits, SearchOptions& options, const s
     const Deadlines plan = computeDeadlines(limits.time);
     limits.minThinkMs =
         plan.soft > 0 ? std::min<int64_t>(plan.soft * params.minThinkPercent / 100, params.minThinkCapMs) : 0;
+    limits.minThinkMs = std::clamp<int64_t>(limits.minThinkMs, 0, caps_.minThinkMs);
 }
 
 void Engine::chooseLimitedMove(SearchResult& result, const skill::Params& params, uint64_t seed) const {

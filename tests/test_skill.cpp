@@ -356,6 +356,23 @@ TEST_CASE("skill: with a clock, a share of the plan and a minimum think time", "
     }
 }
 
+TEST_CASE("skill: a work cap bounds the minimum think time (fuzzing)", "[skill]") {
+    WorkCaps caps = smallHash();
+    caps.minThinkMs = 0;
+    Engine engine(caps);
+    quiet(engine);
+    REQUIRE(engine.setOption("skilllevel", "3").applied);
+    REQUIRE_FALSE(engine.setPosition(Middlegame, {}));
+    Recorder rec;
+    SearchLimits limits;
+    limits.time.time = 600000;  // uncapped, the engine would wait its 3 s
+    const auto start = Clock::now();
+    engine.go({limits, false}, rec.callbacks());
+    REQUIRE(finishesWithin(engine, 10));
+    REQUIRE(rec.count() == 1);
+    CHECK(msSince(start, rec.answeredAt) < 1500);
+}
+
 TEST_CASE("skill: stop, ponderhit and infinite are obeyed at once", "[skill]") {
     Engine engine(smallHash());
     quiet(engine);

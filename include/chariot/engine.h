@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -33,6 +34,7 @@ struct WorkCaps {
     size_t hashMB = TranspositionTable::MaxMB;  // hashsize option and bench hash
     int threads = 256;                          // search threads
     size_t benchPositions = 0;                  // bench runs only the first N positions; 0: all
+    int64_t minThinkMs = INT64_MAX;             // the strength limiter's minimum think time at most this
 };
 
 struct GoRequest {
