@@ -131,11 +131,13 @@ int eloForLevel(double level) {
     return Table.back().elo;
 }
 
+bool isLost(Value v) { return v <= LostAtOrBelow; }
+
 size_t chooseLine(const std::vector<Line>& lines, const Params& params, uint64_t seed) {
     if (lines.empty()) return 0;
     Value best = lines[0].score;
     for (const Line& l : lines) best = std::max(best, l.score);
-    const bool bestLost = best <= -ValueBanInMaxPly;
+    const bool bestLost = isLost(best);
     uint64_t state = seed;
     size_t chosen = 0;
     double chosenKey = -INFINITY;
@@ -144,7 +146,7 @@ size_t chooseLine(const std::vector<Line>& lines, const Params& params, uint64_t
         // A draw for the RNG per line whether or not it is eligible, so that
         // one line's eligibility does not change the others' draws.
         const double u = (double(splitmix(state) >> 11) + 0.5) * 0x1.0p-53;  // in (0, 1)
-        const bool eligible = s >= best - params.maxLoss && (bestLost || s > -ValueBanInMaxPly);
+        const bool eligible = s >= best - params.maxLoss && (bestLost || !isLost(s));
         if (!eligible) continue;
         // Gumbel-max: the argmax of log-weight + Gumbel noise is a draw from
         // the softmax of the log-weights.

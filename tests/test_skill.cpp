@@ -190,7 +190,7 @@ TEST_CASE("skill: the choice stays within the loss bound, never a lost line, rep
             REQUIRE(i < lines.size());
             INFO("level " << level << " seed " << seed);
             CHECK(lines[i].score >= lines[0].score - p.maxLoss);
-            CHECK(lines[i].score > -ValueBanInMaxPly);
+            CHECK_FALSE(skill::isLost(lines[i].score));
             CHECK(skill::chooseLine(lines, p, seed) == i);  // the same seed, the same choice
             ++seen[i];
         }
@@ -208,6 +208,15 @@ TEST_CASE("skill: the choice stays within the loss bound, never a lost line, rep
     const std::vector<skill::Line> mating = {{m[0], ValueMate - 5}, {m[1], 900}, {m[2], 880}};
     for (uint64_t seed = 1; seed <= 50; ++seed) CHECK(skill::chooseLine(mating, skill::paramsFor(0), seed) == 0);
     CHECK(skill::chooseLine({}, skill::paramsFor(0), 1) == 0);
+    // Both kinds of loss are lost, and no evaluation is.
+    CHECK(skill::isLost(-ValueMate + 5));
+    CHECK(skill::isLost(-ValueBan + 5));
+    CHECK_FALSE(skill::isLost(-9000));
+    // A loss within the bound is still avoided when something else does not lose.
+    skill::Params wide = skill::paramsFor(0);
+    wide.maxLoss = 2 * ValueInfinite;
+    const std::vector<skill::Line> close = {{m[0], -500}, {m[1], -ValueMate + 40}, {m[2], -ValueBan + 40}};
+    for (uint64_t seed = 1; seed <= 50; ++seed) CHECK(skill::chooseLine(close, wide, seed) == 0);
 }
 
 TEST_CASE("skill: the options parse and clamp in both dialects", "[skill][options]") {

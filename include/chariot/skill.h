@@ -5,6 +5,7 @@
 // chooseLine() pick the move.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -47,6 +48,11 @@ int maxElo();
 // Elo -> level (clamped to the table's range, linear between points) and back.
 double levelForElo(int elo);
 int eloForLevel(double level);
+
+// Mated, or lost by the repetition rules: whichever of the two bands lies
+// nearer to zero bounds both.
+constexpr Value LostAtOrBelow = -std::min(ValueMateInMaxPly, ValueBanInMaxPly);
+bool isLost(Value v);
 
 // A root line the limited search produced: its move's score (internal units,
 // from the side to move) in the line's order (best first).
