@@ -27,6 +27,14 @@ constexpr Value LevelScore = 20;
 constexpr int LevelSearches = 8;
 constexpr int LevelRule60 = 80;
 
+// The limiter searches more lines than the user asked for: report only those.
+std::function<void(const SearchInfo&)> shownLines(std::function<void(const SearchInfo&)> onInfo, int shown) {
+    if (!onInfo) return onInfo;
+    return [onInfo = std::move(onInfo), shown](const SearchInfo& info) {
+        if (info.multiPV <= shown) onInfo(info);
+    };
+}
+
 }  // namespace
 
 int randomnessAmplitude(Randomness r) {
@@ -140,6 +148,27 @@ void Engine::declareOptions() {
                                     });
     randomness.aliases = {"selectivity"};  // its UCCI 2.x name
     options_.add(std::move(randomness));
+    // The strength limiter (skill.h; README "Playing at a chosen strength").
+    options_.add(spinOption("skilllevel", "Skill Level", skill::MaxLevel, 0, skill::MaxLevel,
+                            "playing strength: 0 weakest, 20 full strength (capped search and a choice among the "
+                            "best moves; see Playing at a chosen strength)",
+                            [this](const OptionValue& v) {
+                                skillLevel_ = int(v.spin);
+                                return Messages{};
+                            }));
+    options_.add(checkOption("limitstrength", "UCI_LimitStrength", false,
+                             "play at the rating of `elo` (the level it maps to) instead of `skilllevel`",
+                             [this](const OptionValue& v) {
+                                 limitStrength_ = v.check;
+                                 return Messages{};
+                             }));
+    options_.add(spinOption("elo", "UCI_Elo", skill::minElo(), skill::minElo(), skill::maxElo(),
+                            "the rating to play at with `limitstrength` on (scale: ElephantEye 3.31 = 2000; the "
+                            "maximum is full strength); provisional until calibrated",
+                            [this](const OptionValue& v) {
+                                elo_ = int(v.spin);
+                                return Messages{};
+                            }));
     options_.add(buttonOption("newgame", "Clear Hash", "forget the hash table, the histories and the draw-offer record",
                               [this](const OptionValue&) {
                                   newGame();
@@ -236,15 +265,24 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
         }
     }
     drawOffered_ = request.drawOffered;
+    SearchOptions options = preparedOptions();
+    const skill::Params skill = skill::paramsFor(skillLevel());
+    const bool limited = skill::limited(skill.level);
+    if (limited) {
+        limitStrength(limits, options, skill);
+        callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);
+    }
     SearchCallbacks sc{std::move(callbacks.onIteration), std::move(callbacks.onCurrentMove),
                        std::move(callbacks.onProgress),
-                       [this, onBest = std::move(callbacks.onBestMove)](const SearchResult& r) {
+                       [this, onBest = std::move(callbacks.onBestMove), limited, skill,
+                        seed = options.seed](const SearchResult& r) {
                            BestMove answer;
                            answer.result = r;
+                           if (limited) chooseLimitedMove(answer.result, skill, seed);
                            judgeOutcome(answer, drawOffered_.load());
                            if (onBest) onBest(answer);
                        }};
-    searcher_.start(position_, limits, preparedOptions(), std::move(sc));
+    searcher_.start(position_, limits, options, std::move(sc));
 }
 
 void Engine::ponderhit(bool drawOffered) {
@@ -259,7 +297,60 @@ SearchResult Engine::search(SearchLimits limits, const std::function<void(const 
     completeLimits(limits);
     SearchCallbacks callbacks;
     callbacks.onIteration = onInfo;
-    return searcher_.search(position_, limits, preparedOptions(), std::move(callbacks));
+    SearchOptions options = preparedOptions();
+    const skill::Params skill = skill::paramsFor(skillLevel());
+    if (!skill::limited(skill.level)) return searcher_.search(position_, limits, options, std::move(callbacks));
+    limitStrength(limits, options, skill);
+    callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);
+    SearchResult result = searcher_.search(position_, limits, options, std::move(callbacks));
+    chooseLimitedMove(result, skill, options.seed);
+    return result;
+}
+
+double Engine::skillLevel() const {
+    return limitStrength_ ? skill::levelForElo(elo_) : double(skillLevel_);
+}
+
+void Engine::limitStrength(SearchLimits& limits, SearchOptions& options, const skill::Params& params) const {
+    limits.depth = std::min(limits.depth, params.depth);
+    limits.nodes = limits.nodes ? std::min(limits.nodes, params.nodes) : params.nodes;
+    options.multiPV = std::max(options.multiPV, params.multiPV);
+    options.threads = 1;  // exact node caps; a weaker player needs no second thread
+    // A clock: a share of the normal plan. A fixed movetime stays as given.
+    if (limits.time.time >= 0 && limits.time.moveTime < 0) limits.time.timePercent = params.timePercent;
+    // Not an instant answer when the caps end the search early: a share of
+    // the plan, at most a few seconds. Without a time limit (depth, nodes,
+    // infinite, mate) nothing is waited for but ponderhit or stop.
+    const Deadlines plan = computeDeadlines(limits.time);
+    limits.minThinkMs =
+        plan.soft > 0 ? std::min<int64_t>(plan.soft * params.minThinkPercent / 100, params.minThinkCapMs) : 0;
+    limits.minThinkMs = std::clamp<int64_t>(limits.minThinkMs, 0, caps_.minThinkMs);
+}
+
+void Engine::chooseLimitedMove(SearchResult& result, const skill::Params& params, uint64_t seed) const {
+    if (!result.best || result.lines.empty()) return;
+    const size_t count = std::min(result.lines.size(), size_t(std::max(1, params.multiPV)));
+    std::vector<skill::Line> lines;
+    for (size_t i = 0; i < count; ++i) lines.push_back({result.lines[i].move, result.lines[i].score});
+    // Another stream than the root jitter's, which uses the same seed.
+    const RootLine& line = result.lines[skill::chooseLine(lines, params, seed ^ 0x6A09E667F3BCC909ULL)];
+    result.best = line.move;
+    result.score = line.score;
+    result.depth = line.depth;
+    result.selDepth = line.selDepth;
+    result.pv = line.pv;
+    if (result.pv.empty() || result.pv[0] != result.best) result.pv.assign(1, result.best);
+    result.ponder = result.pv.size() > 1 ? result.pv[1] : Move::none();
+    if (!result.ponder) {
+        // No reply in the line: the TT's, if it is legal.
+        Position after = position_;
+        after.makeMove(result.best);
+        TTHit hit;
+        if (tt_.probe(after.key(), 1, hit) && hit.move && after.isPseudoLegal(hit.move) && after.isLegal(hit.move)) {
+            result.ponder = hit.move;
+            result.pv.push_back(hit.move);
+        }
+    }
 }
 
 void Engine::judgeOutcome(BestMove& answer, bool drawOffered) {

@@ -113,6 +113,7 @@ public:
     std::atomic<uint64_t> nodes{0};
     std::vector<RootMove> rootMoves;
     int completedDepth = 0;
+    std::vector<RootLine> completedLines;  // MultiPV > 1, main thread: the last completed iteration's lines
 
 private:
     struct Frame {
@@ -143,7 +144,7 @@ private:
     // Staged move ordering for the main search.
     class MovePicker;
 
-    Searcher& owner_;       // its public API: stop(), stopped(), nodes()
+    Searcher& owner_;       // its public API: limitReached(), stopped(), nodes()
     SearchShared& shared_;  // limits, options, clock, callbacks, TT
     int id_;
     Position pos_;
@@ -312,6 +313,7 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
     options_ = options;
     nodes = 0;
     completedDepth = 0;
+    completedLines.clear();
     rootDepth_ = 0;
     nextProgressMs_ = 1000;
     rootMoves.clear();
@@ -345,12 +347,12 @@ bool Worker::checkStop() {
         // Exact with one thread (reproducible `go nodes`), coarse with more.
         bool single = shared_.threadCount == 1;
         if ((single && n >= limit) || (!single && n % CheckInterval == 0 && owner_.nodes() >= limit)) {
-            owner_.stop();
+            owner_.limitReached();
             return true;
         }
     }
     if (n % CheckInterval == 0 && shared_.timeUp(true)) {
-        owner_.stop();
+        owner_.limitReached();
         return true;
     }
     return false;
@@ -756,6 +758,12 @@ void Worker::iterativeDeepening() {
                              pos_.inCheck() ? 0 : evaluate(pos_, options_.knowledge), rootDepth_, Bound::Exact);
 
         report(rootDepth_, multiPV);
+        if (multiPV > 1) {
+            completedLines.clear();
+            for (size_t k = 0; k < multiPV; ++k)
+                completedLines.push_back({rootMoves[k].move, rootMoves[k].score, rootDepth_,
+                                          std::max(rootMoves[k].selDepth, rootDepth_), rootMoves[k].pv});
+        }
 
         // Time management after a completed iteration.
         const Value score = rootMoves[0].score;
@@ -865,6 +873,15 @@ uint64_t Searcher::nodes() const {
 void Searcher::stop() {
     {
         std::lock_guard lock(waitMutex_);
+        shared_.stopCommanded.store(true, std::memory_order_relaxed);
+        shared_.stopRequested.store(true, std::memory_order_relaxed);
+    }
+    waitCv_.notify_all();
+}
+
+void Searcher::limitReached() {
+    {
+        std::lock_guard lock(waitMutex_);
         shared_.stopRequested.store(true, std::memory_order_relaxed);
     }
     waitCv_.notify_all();
@@ -897,6 +914,7 @@ void Searcher::start(const Position& root, const SearchLimits& limits, const Sea
     shared_.clockStartMs = 0;
     shared_.pondering = limits.ponder;
     shared_.stopRequested = false;
+    shared_.stopCommanded = false;
     shared_.limits = limits;
     // A mate search ends once the depth that could prove the mate is spent.
     if (limits.mate > 0) shared_.limits.depth = std::min(limits.depth, 2 * limits.mate + 2);
@@ -943,11 +961,25 @@ void Searcher::mainThread() {
     // A ponder or infinite search must not answer before stop or ponderhit.
     {
         std::unique_lock lock(waitMutex_);
-        waitCv_.wait(lock, [this] {
-            return shared_.stopRequested.load() || !(shared_.pondering.load() || shared_.limits.infinite);
-        });
+        if (shared_.limits.minThinkMs < 0 || rootMoves_.empty()) {
+            waitCv_.wait(lock, [this] {
+                return shared_.stopRequested.load() || !(shared_.pondering.load() || shared_.limits.infinite);
+            });
+        } else {
+            // The strength limiter: only a stop command ends the wait early;
+            // otherwise the clock must run and the minimum think time pass.
+            while (!shared_.stopCommanded.load()) {
+                if (shared_.pondering.load() || shared_.limits.infinite) {
+                    waitCv_.wait(lock);
+                    continue;
+                }
+                const int64_t left = shared_.limits.minThinkMs - shared_.clockElapsedMs();
+                if (left <= 0) break;
+                waitCv_.wait_for(lock, std::chrono::milliseconds(left));
+            }
+        }
     }
-    stop();
+    limitReached();  // the helpers
     for (size_t i = 1; i < threads_.size(); ++i) threads_[i]->wait();
     if (!rootMoves_.empty()) result = pickResult();
     result.nodes = nodes();
@@ -978,6 +1010,7 @@ SearchResult Searcher::pickResult() {
     result.selDepth = std::max(best.selDepth, result.depth);
     result.pv = best.pv;
     if (result.pv.empty() || result.pv[0] != result.best) result.pv.assign(1, result.best);
+    if (chosen == workers_[0].get()) result.lines = chosen->completedLines;
     // Stopped during the first iterations: an earlier, deeper search of this
     // very position knows better than a depth-1 answer.
     if (ttRootMove_ && result.depth <= 1 && ttRootDepth_ > result.depth && chosen == workers_[0].get()) {

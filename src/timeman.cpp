@@ -36,6 +36,11 @@ Deadlines computeDeadlines(const TimeLimits& l) {
         hard = std::min(usable, std::max(soft * 4, time / 8));
     }
     if (l.ponderOption) soft += soft / 4;
+    if (l.timePercent != 100) {
+        const int64_t percent = std::clamp(l.timePercent, 1, 100);
+        soft = soft * percent / 100;
+        hard = hard * percent / 100;
+    }
     soft = std::clamp<int64_t>(soft, 1, usable);
     hard = std::clamp<int64_t>(hard, soft, usable);
     d.soft = soft;

@@ -62,3 +62,23 @@ TEST_CASE("the last move before the control spends the usable clock", "[timeman]
     d = computeDeadlines(l);
     CHECK(d.soft >= 60000 - l.overhead - 1000);
 }
+
+TEST_CASE("the strength limiter's time share scales a clock's plan, not a movetime", "[timeman][skill]") {
+    for (int mtg : {0, 1, 20}) {
+        TimeLimits full;
+        full.time = 60000;
+        full.increment = 500;
+        full.movesToGo = mtg;
+        TimeLimits half = full;
+        half.timePercent = 50;
+        const Deadlines a = computeDeadlines(full), b = computeDeadlines(half);
+        INFO("movestogo " << mtg);
+        CHECK(b.soft == a.soft / 2);
+        CHECK(b.hard >= b.soft);
+        CHECK(b.hard <= a.hard / 2 + 1);
+    }
+    TimeLimits fixed;
+    fixed.moveTime = 1000;
+    fixed.timePercent = 50;
+    CHECK(computeDeadlines(fixed).soft == 1000 - fixed.overhead);
+}

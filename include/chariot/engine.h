@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "chariot/options.h"
 #include "chariot/position.h"
 #include "chariot/search.h"
+#include "chariot/skill.h"
 #include "chariot/tt.h"
 
 namespace chariot {
@@ -32,6 +34,7 @@ struct WorkCaps {
     size_t hashMB = TranspositionTable::MaxMB;  // hashsize option and bench hash
     int threads = 256;                          // search threads
     size_t benchPositions = 0;                  // bench runs only the first N positions; 0: all
+    int64_t minThinkMs = INT64_MAX;             // the strength limiter's minimum think time at most this
 };
 
 struct GoRequest {
@@ -80,6 +83,13 @@ public:
     }
     SearchOptions& searchOptions() { return searchOptions_; }
     int64_t moveOverheadMs() const { return moveOverheadMs_; }
+    // The strength limiter (skill.h): the level the next search plays at,
+    // from `elo` when `limitstrength` is on, else from `skilllevel`; 20 is
+    // full strength (the engine untouched).
+    double skillLevel() const;
+    // Fixes the random stream (book choice, randomness, the limiter's move
+    // choice) for reproducible tests; it is seeded from the clock otherwise.
+    void seedRandom(uint64_t seed) { rngState_ = seed; }
 
     // --- the game --------------------------------------------------------
     // `base` is "startpos" or a FEN. Commits only if the FEN and every move
@@ -134,6 +144,11 @@ private:
     // What every search adds to the limits it is given: banned moves, the
     // move overhead and ponder option, the work caps.
     void completeLimits(SearchLimits& limits) const;
+    // The strength limiter's caps, MultiPV, time share and minimum think time.
+    void limitStrength(SearchLimits& limits, SearchOptions& options, const skill::Params& params) const;
+    // Replaces the result's move, score and PV by those of the line the
+    // limiter chooses among the result's lines.
+    void chooseLimitedMove(SearchResult& result, const skill::Params& params, uint64_t seed) const;
     // Fills the draw offer and resignation of a finished search.
     void judgeOutcome(BestMove& answer, bool drawOffered);
 
@@ -149,6 +164,9 @@ private:
     bool bookRandom_ = true;
     bool ponderOption_ = false;
     int64_t moveOverheadMs_ = 30;
+    int skillLevel_ = skill::MaxLevel;
+    bool limitStrength_ = false;
+    int elo_ = skill::minElo();
     std::vector<std::unique_ptr<Book>> books_;
     std::string bookFiles_;
     uint64_t rngState_;

@@ -34,6 +34,12 @@ struct SearchLimits {
     bool ponder = false;      // started as a ponder search: clock runs from ponderhit
     std::vector<Move> banned;       // root moves not to play (UCCI banmoves)
     std::vector<Move> searchMoves;  // if not empty, only these root moves (UCI searchmoves)
+    // The strength limiter's minimum think time: -1 (off) leaves the answer to
+    // the limits above. 0 or more: the answer waits for a stop command, or for
+    // the clock to run (after ponderhit; never with infinite) and this many ms
+    // to pass on it, even when a node or depth cap ended the search earlier;
+    // a cap reached while pondering then waits for ponderhit as well.
+    int64_t minThinkMs = -1;
 };
 
 enum class Pruning : uint8_t { None, Small, Medium, Large };
@@ -75,6 +81,15 @@ struct SearchProgress {
     int hashfull = 0;
 };
 
+// A root line of the last completed iteration (MultiPV), best first.
+struct RootLine {
+    Move move;
+    Value score = 0;
+    int depth = 0;
+    int selDepth = 0;
+    std::vector<Move> pv;  // starts with `move`
+};
+
 struct SearchResult {
     Move best;                // none() when there is no legal move
     Move ponder;
@@ -85,6 +100,9 @@ struct SearchResult {
     int64_t timeMs = 0;
     int hashfull = 0;
     std::vector<Move> pv;     // starts with `best` (empty without a move)
+    // With MultiPV > 1: the main thread's lines of its last completed
+    // iteration, best first; empty with MultiPV 1.
+    std::vector<RootLine> lines;
 };
 
 // The search reports through these; each may be empty. They are called on
@@ -129,6 +147,7 @@ struct SearchShared {
     int threadCount = 1;
     std::chrono::steady_clock::time_point start;
     std::atomic<bool> stopRequested{false};
+    std::atomic<bool> stopCommanded{false};  // stop() was called (not a node or time limit)
     std::atomic<bool> pondering{false};
     std::atomic<int64_t> clockStartMs{0};  // ms since `start` when the clock began (ponderhit)
 
@@ -162,7 +181,11 @@ public:
     // start + wait; returns the result.
     SearchResult search(const Position& root, const SearchLimits& limits, const SearchOptions& options,
                         SearchCallbacks callbacks = {});
+    // A stop command (GUI, quit, destructor): stops the search and ends any
+    // wait for ponderhit or for the minimum think time.
     void stop();
+    // A node or time limit was reached: stops the search only.
+    void limitReached();
     // Converts a ponder search into a timed search whose clock starts now.
     void ponderhit();
     bool stopped() const { return shared_.stopRequested.load(std::memory_order_relaxed); }

@@ -13,6 +13,7 @@ struct TimeLimits {
     int64_t moveTime = -1;    // fixed time for this move (ms), -1 = not given
     int64_t overhead = 30;    // ms lost per move to the pipe and the GUI
     bool ponderOption = false;  // the GUI ponders: we may spend a little more
+    int timePercent = 100;      // with a clock (not movetime): share of the plan to use (strength limiter)
 };
 
 struct Deadlines {

@@ -56,6 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         caps.hashMB = 1;
         caps.threads = 2;
         caps.benchPositions = 2;
+        caps.minThinkMs = 0;  // a limited engine does not wait for a human-like time
         return Protocol(checkOutput, caps);
     }();
     const int code = protocol.runLines(lines);
