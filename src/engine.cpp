@@ -164,7 +164,7 @@ void Engine::declareOptions() {
                              }));
     options_.add(spinOption("elo", "UCI_Elo", skill::minElo(), skill::minElo(), skill::maxElo(),
                             "the rating to play at with `limitstrength` on (scale: ElephantEye 3.31 = 2000; the "
-                            "maximum is full strength); provisional until calibrated",
+                            "maximum is full strength; calibrated coarsely, see the README)",
                             [this](const OptionValue& v) {
                                 elo_ = int(v.spin);
                                 return Messages{};

@@ -59,14 +59,13 @@ constexpr std::array<Row, MaxLevel + 1> Rows = {{
 constexpr int MinThinkPercent = 50;
 constexpr int64_t MinThinkCapMs = 3000;
 
-// PROVISIONAL until the calibration (scripts/calibrate_skill.sh, docs/strength.md):
-// estimates, not measurements. Scale: ElephantEye 3.31 = 2000; level 20 is
-// full strength, about +250 against ElephantEye at 3s+0.05 (docs/strength.md).
-// The calibration replaces these points (more may be added); the code only
-// needs both columns strictly increasing, from level 0 to level 20.
+// Measured 2026-11-24 (scripts/calibrate_skill.py, 168 games at 1s+0.02 against
+// ElephantEye 3.31 = 2000 and between levels; docs/strength.md has the games
+// and the intervals, wide below level 10). A finer calibration may add points;
+// the code only needs both columns strictly increasing, from level 0 to 20.
 const std::vector<EloPoint>& table() {
     static const std::vector<EloPoint> points = {
-        {0, 900}, {5, 1300}, {10, 1650}, {15, 1950}, {20, 2250},
+        {0, 217}, {5, 695}, {10, 1371}, {15, 1810}, {20, 2185},
     };
     return points;
 }
