@@ -871,12 +871,9 @@ uint64_t Searcher::nodes() const {
 }
 
 void Searcher::stop() {
-    {
-        std::lock_guard lock(waitMutex_);
-        shared_.stopCommanded.store(true, std::memory_order_relaxed);
-        shared_.stopRequested.store(true, std::memory_order_relaxed);
-    }
-    waitCv_.notify_all();
+    // Set before limitReached() takes the wait mutex, so a waiter woken by it sees the command.
+    shared_.stopCommanded.store(true, std::memory_order_relaxed);
+    limitReached();
 }
 
 void Searcher::limitReached() {

@@ -15,9 +15,12 @@
 #include "chariot/engine.h"
 #include "chariot/movegen.h"
 #include "chariot/ucci.h"
+#include "engine_recorder.h"
 
 using namespace chariot;
 using Clock = std::chrono::steady_clock;
+using chariot::test::finishesWithin;
+using chariot::test::Recorder;
 
 namespace {
 
@@ -25,35 +28,6 @@ namespace {
 // poor one and a one-ply search prefers another (issue #17's example).
 const char* const Middlegame = "r1bakabr1/9/2n3n1c/p3p1p1p/2p6/2P6/P1c1P1P1P/C1N1C1N2/9/1RBAKABR1 w - - 14 8";
 
-// Collects what a go reports; the answer arrives on the search thread.
-struct Recorder {
-    std::mutex mutex;
-    std::vector<SearchInfo> infos;
-    std::vector<BestMove> answers;
-    std::atomic<int> progress{0};
-    std::atomic<int> currentMoves{0};
-    Clock::time_point answeredAt;
-
-    EngineCallbacks callbacks() {
-        EngineCallbacks c;
-        c.onIteration = [this](const SearchInfo& i) {
-            std::lock_guard lock(mutex);
-            infos.push_back(i);
-        };
-        c.onCurrentMove = [this](const CurrentMove&) { ++currentMoves; };
-        c.onProgress = [this](const SearchProgress&) { ++progress; };
-        c.onBestMove = [this](const BestMove& b) {
-            std::lock_guard lock(mutex);
-            answers.push_back(b);
-            answeredAt = Clock::now();
-        };
-        return c;
-    }
-    size_t answerCount() {
-        std::lock_guard lock(mutex);
-        return answers.size();
-    }
-};
 
 // The book the build puts next to the engine binary.
 std::string builtBook() {
@@ -73,16 +47,6 @@ Move firstLegalMove(const Position& pos) {
     return list.moves[0];
 }
 
-// Waits up to `seconds` for the engine to finish; false if it did not.
-bool finishesWithin(Engine& e, double seconds) {
-    const auto end = Clock::now() + std::chrono::duration<double>(seconds);
-    while (e.searching()) {
-        if (Clock::now() > end) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    e.wait();
-    return true;
-}
 
 std::vector<std::string> runProtocol(const std::vector<std::string>& lines) {
     std::vector<std::string> out;

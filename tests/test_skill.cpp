@@ -23,10 +23,13 @@
 #include "chariot/rules.h"
 #include "chariot/skill.h"
 #include "chariot/ucci.h"
+#include "engine_recorder.h"
 #include "test_util.h"
 
 using namespace chariot;
 using Clock = std::chrono::steady_clock;
+using chariot::test::finishesWithin;
+using chariot::test::Recorder;
 
 namespace {
 
@@ -50,46 +53,11 @@ Engine& quiet(Engine& e) {
 bool isLegal(const Position& pos, Move m) {
     MoveList list;
     generateLegal(pos, list);
-    return std::find(list.moves, list.moves + list.size, m) != list.moves + list.size;
+    return list.contains(m);
 }
-
-struct Recorder {
-    std::mutex mutex;
-    std::vector<SearchInfo> infos;
-    std::vector<BestMove> answers;
-    Clock::time_point answeredAt;
-
-    EngineCallbacks callbacks() {
-        EngineCallbacks c;
-        c.onIteration = [this](const SearchInfo& i) {
-            std::lock_guard lock(mutex);
-            infos.push_back(i);
-        };
-        c.onBestMove = [this](const BestMove& b) {
-            std::lock_guard lock(mutex);
-            answers.push_back(b);
-            answeredAt = Clock::now();
-        };
-        return c;
-    }
-    size_t count() {
-        std::lock_guard lock(mutex);
-        return answers.size();
-    }
-};
 
 int64_t msSince(Clock::time_point start, Clock::time_point end) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(end - start).count();
-}
-
-bool finishesWithin(Engine& e, double seconds) {
-    const auto end = Clock::now() + std::chrono::duration<double>(seconds);
-    while (e.searching()) {
-        if (Clock::now() > end) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    e.wait();
-    return true;
 }
 
 std::vector<std::string> runProtocol(Protocol& protocol, std::vector<std::string>& out,
@@ -349,7 +317,7 @@ TEST_CASE("skill: with a clock, a share of the plan and a minimum think time", "
         const auto start = Clock::now();
         engine.go({limits, false}, rec.callbacks());
         REQUIRE(finishesWithin(engine, 10));
-        REQUIRE(rec.count() == 1);
+        REQUIRE(rec.answerCount() == 1);
         const int64_t ms = msSince(start, rec.answeredAt);
         INFO("level " << level << ": answered after " << ms << " ms; minimum " << minThink << ", hard limit "
                       << plan.hard);
@@ -378,7 +346,7 @@ TEST_CASE("skill: a work cap bounds the minimum think time (fuzzing)", "[skill]"
     const auto start = Clock::now();
     engine.go({limits, false}, rec.callbacks());
     REQUIRE(finishesWithin(engine, 10));
-    REQUIRE(rec.count() == 1);
+    REQUIRE(rec.answerCount() == 1);
     CHECK(msSince(start, rec.answeredAt) < 1500);
 }
 
@@ -395,11 +363,11 @@ TEST_CASE("skill: stop, ponderhit and infinite are obeyed at once", "[skill]") {
         const auto start = Clock::now();
         engine.go({limits, false}, rec.callbacks());
         std::this_thread::sleep_for(std::chrono::milliseconds(150));
-        CHECK(rec.count() == 0);
+        CHECK(rec.answerCount() == 0);
         const auto stopAt = Clock::now();
         engine.stop();
         REQUIRE(finishesWithin(engine, 5));
-        REQUIRE(rec.count() == 1);
+        REQUIRE(rec.answerCount() == 1);
         CHECK(msSince(stopAt, rec.answeredAt) < 500);
         CHECK(msSince(start, rec.answeredAt) < 2000);
         CHECK(rec.answers[0].result.best);
@@ -411,12 +379,12 @@ TEST_CASE("skill: stop, ponderhit and infinite are obeyed at once", "[skill]") {
         limits.ponder = true;
         engine.go({limits, false}, rec.callbacks());
         std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the capped search is long over
-        CHECK(rec.count() == 0);
+        CHECK(rec.answerCount() == 0);
         CHECK(engine.searching());
         const auto hitAt = Clock::now();
         engine.ponderhit();
         REQUIRE(finishesWithin(engine, 10));
-        REQUIRE(rec.count() == 1);
+        REQUIRE(rec.answerCount() == 1);
         const int64_t ms = msSince(hitAt, rec.answeredAt);
         CHECK(ms >= 100);  // level 5, 20 s: 275 ms after ponderhit
         CHECK(ms < 3000);
@@ -427,10 +395,10 @@ TEST_CASE("skill: stop, ponderhit and infinite are obeyed at once", "[skill]") {
         limits.infinite = true;
         engine.go({limits, false}, rec.callbacks());
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        CHECK(rec.count() == 0);
+        CHECK(rec.answerCount() == 0);
         engine.stop();
         REQUIRE(finishesWithin(engine, 5));
-        REQUIRE(rec.count() == 1);
+        REQUIRE(rec.answerCount() == 1);
         CHECK(rec.answers[0].result.best);
     }
 }
