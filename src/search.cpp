@@ -28,8 +28,8 @@ constexpr Value FutilityPerDepth = 90;
 constexpr int SeePruneMaxDepth = 7;
 constexpr int SeeQuietMargin = 60;           // per ply of depth
 constexpr int SeeCaptureMargin = 25;         // per ply of depth, squared
-constexpr int SingularMinDepth = 6;
-constexpr Value SingularMarginPerDepth = 2;
+constexpr int SingularMinDepth = 8;
+constexpr Value SingularMarginPerDepth = 4;
 
 // MVV/LVA: victims by value, attackers cheapest first.
 constexpr int VictimValue[PieceTypeCount] = {5000, 190, 190, 430, 1000, 460, 90};
