@@ -28,6 +28,8 @@ constexpr Value FutilityPerDepth = 90;
 constexpr int SeePruneMaxDepth = 7;
 constexpr int SeeQuietMargin = 60;           // per ply of depth
 constexpr int SeeCaptureMargin = 25;         // per ply of depth, squared
+constexpr int SingularMinDepth = 8;
+constexpr Value SingularMarginPerDepth = 4;
 
 // MVV/LVA: victims by value, attackers cheapest first.
 constexpr int VictimValue[PieceTypeCount] = {5000, 190, 190, 430, 1000, 460, 90};
@@ -122,6 +124,7 @@ private:
         bool nullMove = false;   // the move made from this frame is a null move
         bool verifying = false;  // a null-move verification search runs here
         int contSlot = -1;       // continuation slot of the move made here (-1: none/null)
+        Move excluded;           // singular-extension search: this move is left out
     };
 
     template <bool PvNode>
@@ -492,9 +495,11 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     // Step 3. Transposition table.
     TranspositionTable& tt = shared_.tt;
     TTHit hit;
+    // A singular-extension search leaves the TT move out: no TT move, no cutoff.
+    const Move excluded = frames_[ply].excluded;
     const bool ttHit = tt.probe(pos_.key(), ply, hit);
-    const Move ttMove = ttHit ? hit.move : Move::none();
-    if (!PvNode && ttHit && hit.depth >= depth && hit.bound != Bound::None &&
+    const Move ttMove = ttHit && !excluded ? hit.move : Move::none();
+    if (!PvNode && ttHit && !excluded && hit.depth >= depth && hit.bound != Bound::None &&
         ((hit.bound == Bound::Lower && hit.value >= beta) || (hit.bound == Bound::Upper && hit.value <= alpha) ||
          hit.bound == Bound::Exact))
         return hit.value;
@@ -514,7 +519,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
         // Step 6. Null move: R = 2 or 3 by depth; never twice in a row, not
         // with too little material (zugzwang), verified at high depth.
-        if (depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !frames_[ply].verifying &&
+        if (depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !frames_[ply].verifying && !excluded &&
             nullMoveSafe(pos_) &&
             !isDecisive(beta)) {
             const int R = depth >= 7 ? 3 : 2;
@@ -540,7 +545,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     // Step 7. Internal iterative reduction: a PV or cut node without a TT
     // move is searched one ply shallower (its move ordering is a guess).
-    if ((PvNode || cutNode) && !ttMove && depth >= 4) --depth;
+    if ((PvNode || cutNode) && !ttMove && !excluded && depth >= 4) --depth;
 
     // Step 8. The move loop.
     const int prevSlot = frames_[ply - 1].contSlot;
@@ -555,7 +560,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
     while (Move m = picker.next()) {
-        if (!pos_.isLegal(m)) continue;
+        if (m == excluded || !pos_.isLegal(m)) continue;
         tt.prefetch(pos_.keyAfter(m));  // early: the pruning tests below overlap the memory latency
         ++moveCount;
         const bool capture = !pos_.isEmpty(m.to());
@@ -578,12 +583,29 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             depth <= SeePruneMaxDepth && !pos_.seeGe(m, -SeeCaptureMargin * depth * depth) && !pos_.givesCheck(m))
             continue;
 
+        // Singular extension: when every other move falls well short of the
+        // TT move's score, the TT move is searched one ply deeper; when even
+        // without it the node beats beta, cut (multi-cut); when the TT move
+        // is not singular but already beats beta, search it one ply less.
+        int singular = 0;
+        if (m == ttMove && depth >= SingularMinDepth && ply < 2 * rootDepth_ && hit.depth >= depth - 3 &&
+            (hit.bound == Bound::Lower || hit.bound == Bound::Exact) && !isDecisive(hit.value)) {
+            const Value singularBeta = hit.value - SingularMarginPerDepth * depth;
+            frames_[ply].excluded = m;
+            const Value v = search<false>(singularBeta - 1, singularBeta, (depth - 1) / 2, ply, cutNode);
+            frames_[ply].excluded = Move::none();
+            if (stopping()) return 0;
+            if (v < singularBeta) singular = 1;
+            else if (singularBeta >= beta) return singularBeta;
+            else if (hit.value >= beta) singular = -1;
+        }
+
         frames_[ply].move = m;
         frames_[ply].contSlot = contSlot(pos_.pieceOn(m.from()), m.to());
         pos_.makeMove(m);
         const bool givesCheck = pos_.inCheck();
         // Check extension (bounded so that perpetual checking cannot explode).
-        const int extension = givesCheck && ply < 2 * rootDepth_ ? 1 : 0;
+        const int extension = singular != 0 ? singular : givesCheck && ply < 2 * rootDepth_ ? 1 : 0;
         const Depth newDepth = depth - 1 + extension;
 
         Value v;
@@ -626,7 +648,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     if (best >= beta && pos_.isEmpty(bestMove.to()))
         updateQuietStats(ply, bestMove, depth, quiets.moves, quiets.size);
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
-    tt.store(pos_.key(), ply, bestMove ? bestMove : bestSeen, best, inCheck ? 0 : staticEval, depth, bound);
+    if (!excluded) tt.store(pos_.key(), ply, bestMove ? bestMove : bestSeen, best, inCheck ? 0 : staticEval, depth, bound);
     return best;
 }
 
