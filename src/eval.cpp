@@ -88,17 +88,49 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
 
     if (knowledge < Knowledge::Large) return;
 
-    // Crossed pawns side by side support each other.
+    // Material imbalance: each pair (our type, their type) of non-king pieces.
+    int theirCount[ImbalanceTypes];
+    for (int j = 0; j < ImbalanceTypes; ++j) theirCount[j] = pos.count(them, PieceType(j + 1));
+    for (int i = 0; i < ImbalanceTypes; ++i) {
+        const int ours = pos.count(us, PieceType(i + 1));
+        if (ours == 0) continue;
+        for (int j = 0; j < ImbalanceTypes; ++j) t.add(Pieces, W.imbalance[i][j], ours * theirCount[j]);
+    }
+
+    // Crossed pawns side by side support each other. Crossed pawns short of
+    // the last rank (from where they no longer approach the palace from the
+    // front) weighed by the advisors left to meet them.
+    int attackingPawns = 0;
     for (int i = 0; i < pos.count(ownPawn); ++i) {
         Square s = pos.squares(ownPawn)[i];
-        if (crossedRiver(s, us) && pos.pieceOn(s + Right) == ownPawn) t.add(Pieces, W.connectedPawns);
+        if (!crossedRiver(s, us)) continue;
+        if (pos.pieceOn(s + Right) == ownPawn) t.add(Pieces, W.connectedPawns);
+        attackingPawns += rankOf(s) != (us == Color::Red ? 9 : 0);
     }
+    if (attackingPawns)
+        t.add(Pieces, W.crossedPawnVsAdvisors[std::min(pos.count(them, PieceType::Advisor), AdvisorCounts - 1)],
+              attackingPawns);
+
+    // A horse on the palace centre blocks its own king and advisors.
+    if (pos.pieceOn(makeSquare(4, us == Color::Red ? 1 : 8)) == horse) t.add(Pieces, W.palaceCentreHorse);
+
+    // Cannons on the enemy back rank while the enemy king is still on it.
+    const int enemyBackRank = us == Color::Red ? 9 : 0;
+    if (rankOf(pos.kingSquare(them)) == enemyBackRank)
+        for (int i = 0; i < pos.count(cannon); ++i)
+            if (rankOf(pos.squares(cannon)[i]) == enemyBackRank) t.add(Pieces, W.bottomCannon);
 
     // King safety: enemy cannons and rooks lined up on our king, attackers in
     // our half, weighed against the advisors and elephants we have left.
     const Square ksq = pos.kingSquare(us);
     const Piece enemyCannon = makePiece(them, PieceType::Cannon);
     const Piece enemyRook = makePiece(them, PieceType::Rook);
+    // Exposed king file: going forward from our king, the first piece met is
+    // not ours (an enemy piece, or the edge); it counts per enemy rook.
+    if (const int enemyRooks = pos.count(enemyRook)) {
+        const Square front = us == Color::Red ? pos.nextOccupied<Up>(ksq) : pos.nextOccupied<Down>(ksq);
+        if (!isColor(pos.pieceOn(front), us)) t.add(KingSafety, W.exposedKingFile, enemyRooks);
+    }
     // Each pattern needs an enemy rook or cannon on the line: only the
     // directions from our king that hold one are scanned.
     unsigned lines = 0;  // bit 0 up, 1 down, 2 right, 3 left
@@ -324,7 +356,15 @@ std::string paramName(int i) {
         {&p.cannonMobilityPerSquare, "cannonMobilityPerSquare"}, {&p.rookOpenFile, "rookOpenFile"},
         {&p.connectedPawns, "connectedPawns"},       {&p.hollowCannon, "hollowCannon"},
         {&p.cannonTwoScreens, "cannonTwoScreens"},   {&p.rookPinOnKingFile, "rookPinOnKingFile"},
-        {&p.missingAdvisor, "missingAdvisor"},       {&p.missingElephant, "missingElephant"}};
+        {&p.missingAdvisor, "missingAdvisor"},       {&p.missingElephant, "missingElephant"},
+        {&p.exposedKingFile, "exposedKingFile"},     {&p.palaceCentreHorse, "palaceCentreHorse"},
+        {&p.bottomCannon, "bottomCannon"}};
+    for (int a = 0; a < ImbalanceTypes; ++a)
+        for (int b = 0; b < ImbalanceTypes; ++b)
+            if (i == paramIndex(p, p.imbalance[a][b]))
+                return fmt::format("imbalance.{}.{}", Pieces[a + 1], Pieces[b + 1]);  // ours, theirs
+    for (int k = 0; k < AdvisorCounts; ++k)
+        if (i == paramIndex(p, p.crossedPawnVsAdvisors[k])) return fmt::format("crossedPawnVsAdvisors[{}]", k);
     for (auto [w, name] : scalars)
         if (i == paramIndex(p, *w)) return name;
     return fmt::format("param{}", i);

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "chariot/eval.h"
@@ -11,6 +13,57 @@
 using namespace chariot;
 
 namespace {
+
+constexpr const char* TermPositions[] = {
+    "3ak4/9/2n3n2/9/9/9/P1P6/9/9/R2K5 w - - 0 1",
+    "P2aka3/9/9/2P6/6P2/9/2p1P4/9/4A4/1p2K4 w - - 0 1",
+    "r3k3r/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
+    "r3k4/9/9/9/3c5/9/9/9/9/3K5 w - - 0 1",
+    "4k4/4n4/9/9/9/9/9/9/4N4/4K4 w - - 0 1",
+    "3k1C3/9/9/9/9/9/9/9/9/c3K4 w - - 0 1",
+    "rCbakab1r/9/2n1c1n2/p1p1p1p1p/9/9/P1P1P1P1P/4C4/4N4/RNBAKAB1R b - - 0 1",
+};
+
+// The same position with the colours swapped: ranks reversed, red and black
+// exchanged, the other side to move.
+Position colourSwapped(const Position& p) {
+    const std::string fen = p.fen();
+    const std::string board = fen.substr(0, fen.find(' '));
+    std::vector<std::string> ranks;
+    for (size_t start = 0;;) {
+        const size_t end = board.find('/', start);
+        ranks.push_back(board.substr(start, end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    std::string swapped;
+    for (auto r = ranks.rbegin(); r != ranks.rend(); ++r) {
+        for (char c : *r) swapped += std::isupper(c) ? char(std::tolower(c)) : char(std::toupper(c));
+        if (r + 1 != ranks.rend()) swapped += '/';
+    }
+    swapped += p.sideToMove() == Color::Red ? " b" : " w";
+    Position out;
+    INFO(fen << " -> " << swapped);
+    REQUIRE_FALSE(out.setFen(swapped));
+    return out;
+}
+
+// Red's uses minus black's of weight w in the position given by FEN.
+int uses(std::string_view fen, const Score& w) {
+    Position p;
+    INFO(fen);
+    REQUIRE_FALSE(p.setFen(fen));
+    return linearize(p).coef[paramIndex(DefaultEvalParams, w)];
+}
+int usesSwapped(std::string_view fen, const Score& w) {
+    Position p;
+    INFO(fen);
+    REQUIRE_FALSE(p.setFen(fen));
+    return linearize(colourSwapped(p)).coef[paramIndex(DefaultEvalParams, w)];
+}
+const Score& imbalance(PieceType ours, PieceType theirs) {
+    return DefaultEvalParams.imbalance[int(ours) - 1][int(theirs) - 1];
+}
 
 // Positions with varied material: the perft reference set, and the positions
 // along a few pseudo-random games from the start (captures favoured, so that
@@ -24,6 +77,14 @@ std::vector<Position> evalTestPositions() {
         if (line.empty() || line[0] == '#') continue;
         Position p;
         const std::string fen = line.substr(0, line.find(';'));
+        INFO(fen);
+        REQUIRE_FALSE(p.setFen(fen));
+        out.push_back(p);
+    }
+    // Positions where the imbalance, crossed-pawn, exposed-file, palace-horse
+    // and bottom-cannon terms fire.
+    for (const char* fen : TermPositions) {
+        Position p;
         INFO(fen);
         REQUIRE_FALSE(p.setFen(fen));
         out.push_back(p);
@@ -100,6 +161,116 @@ TEST_CASE("the linear form follows a change of a weight", "[eval][tune]") {
     CHECK(evaluateLinear(lin, params) == evaluate(p) + 10);
     // Table entries mirror: a red rook on i0 reads the a0 entry.
     CHECK(lin.coef[paramIndex(params, params.psqt[int(PieceType::Rook)][9][0])] == 1);  // a0 and i0 for red, a9 only for black
+}
+
+TEST_CASE("every weight has its own readable name", "[tune]") {
+    std::set<std::string> names;
+    for (int i = 0; i < EvalParamCount; ++i) {
+        const std::string name = paramName(i);
+        INFO(i << " " << name);
+        CHECK(name.rfind("param", 0) != 0);
+        CHECK(names.insert(name).second);
+    }
+    CHECK(paramName(paramIndex(DefaultEvalParams, DefaultEvalParams.imbalance[3][2])) == "imbalance.rook.horse");
+    CHECK(paramName(paramIndex(DefaultEvalParams, DefaultEvalParams.crossedPawnVsAdvisors[1])) ==
+          "crossedPawnVsAdvisors[1]");
+    CHECK(paramName(paramIndex(DefaultEvalParams, DefaultEvalParams.bottomCannon)) == "bottomCannon");
+}
+
+TEST_CASE("swapping the colours negates every weight's count", "[eval][tune]") {
+    for (const Position& p : evalTestPositions()) {
+        const EvalLinear lin = linearize(p), swapped = linearize(colourSwapped(p));
+        INFO(p.fen());
+        for (int i = 0; i < EvalParamCount; ++i) {
+            INFO(paramName(i));
+            REQUIRE(swapped.coef[i] == -lin.coef[i]);
+        }
+        REQUIRE(swapped.scaleRed == lin.scaleBlack);
+        REQUIRE(swapped.scaleBlack == lin.scaleRed);
+    }
+}
+
+TEST_CASE("material imbalance counts our pieces times theirs, type by type", "[eval][tune]") {
+    using PT = PieceType;
+    // Red: rook and two pawns; black: two horses and an advisor.
+    const char* fen = "3ak4/9/2n3n2/9/9/9/P1P6/9/9/R2K5 w - - 0 1";
+    CHECK(uses(fen, imbalance(PT::Rook, PT::Horse)) == 2);
+    CHECK(uses(fen, imbalance(PT::Horse, PT::Rook)) == -2);
+    CHECK(uses(fen, imbalance(PT::Pawn, PT::Horse)) == 4);
+    CHECK(uses(fen, imbalance(PT::Horse, PT::Pawn)) == -4);
+    CHECK(uses(fen, imbalance(PT::Pawn, PT::Advisor)) == 2);
+    CHECK(uses(fen, imbalance(PT::Advisor, PT::Pawn)) == -2);
+    CHECK(uses(fen, imbalance(PT::Rook, PT::Advisor)) == 1);
+    CHECK(uses(fen, imbalance(PT::Advisor, PT::Rook)) == -1);
+    for (PieceType t : {PT::Advisor, PT::Elephant, PT::Horse, PT::Rook, PT::Cannon, PT::Pawn}) {
+        CHECK(uses(fen, imbalance(t, t)) == 0);
+        CHECK(uses(fen, imbalance(PT::Elephant, t)) == 0);
+        CHECK(uses(fen, imbalance(t, PT::Cannon)) == 0);
+    }
+    CHECK(usesSwapped(fen, imbalance(PT::Rook, PT::Horse)) == -2);
+    CHECK(usesSwapped(fen, imbalance(PT::Pawn, PT::Horse)) == -4);
+    // Equal material: every pair cancels.
+    for (int i = 0; i < ImbalanceTypes; ++i)
+        for (int j = 0; j < ImbalanceTypes; ++j) CHECK(uses(StartFen, DefaultEvalParams.imbalance[i][j]) == 0);
+}
+
+TEST_CASE("crossed pawns short of the last rank count by the enemy advisors left", "[eval][tune]") {
+    const auto& w = DefaultEvalParams.crossedPawnVsAdvisors;
+    // Red: pawns on c6 and g5 (crossed), e3 (not yet), a9 (last rank); black
+    // has both advisors.
+    const char* fen = "P2aka3/9/9/2P6/6P2/9/4P4/9/9/4K4 w - - 0 1";
+    CHECK(uses(fen, w[2]) == 2);
+    CHECK(uses(fen, w[1]) == 0);
+    CHECK(uses(fen, w[0]) == 0);
+    CHECK(usesSwapped(fen, w[2]) == -2);
+    // Black too: a pawn on c3 against red's one advisor, and one on b0 (its last rank).
+    const char* both = "P2aka3/9/9/2P6/6P2/9/2p1P4/9/4A4/1p2K4 w - - 0 1";
+    CHECK(uses(both, w[2]) == 2);
+    CHECK(uses(both, w[1]) == -1);
+    CHECK(uses(both, w[0]) == 0);
+    CHECK(usesSwapped(both, w[1]) == 1);
+    // No advisors left against a lone crossed pawn.
+    CHECK(uses("3k5/9/9/4P4/9/9/9/9/9/4K4 w - - 0 1", w[0]) == 1);
+    // Pawns that have not crossed count for nothing.
+    CHECK(uses(StartFen, w[2]) == 0);
+}
+
+TEST_CASE("an exposed king file counts per enemy rook", "[eval][tune]") {
+    const Score& w = DefaultEvalParams.exposedKingFile;
+    // Nothing in front of red's king on d0: once per black rook. Black's king
+    // file is open too, but red has no rook.
+    CHECK(uses("r3k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", w) == 1);
+    CHECK(uses("r3k3r/9/9/9/9/9/9/9/9/3K5 w - - 0 1", w) == 2);
+    CHECK(usesSwapped("r3k3r/9/9/9/9/9/9/9/9/3K5 w - - 0 1", w) == -2);
+    // The first piece met is black's cannon: still exposed.
+    CHECK(uses("r3k4/9/9/9/3c5/9/9/9/9/3K5 w - - 0 1", w) == 1);
+    // Red's own horse covers the file.
+    CHECK(uses("r3k4/9/9/9/9/9/9/9/3N5/3K5 w - - 0 1", w) == 0);
+    // Both kings exposed, a rook each: the counts cancel.
+    CHECK(uses("r3k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1", w) == 0);
+    // The start: both kings look at their own pieces.
+    CHECK(uses(StartFen, w) == 0);
+}
+
+TEST_CASE("a horse on its own palace centre is counted", "[eval][tune]") {
+    const Score& w = DefaultEvalParams.palaceCentreHorse;
+    CHECK(uses("4k4/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1", w) == 1);
+    CHECK(usesSwapped("4k4/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1", w) == -1);
+    CHECK(uses("4k4/4n4/9/9/9/9/9/9/4N4/4K4 w - - 0 1", w) == 0);
+    // On the enemy palace centre it is not.
+    CHECK(uses("4k4/4N4/9/9/9/9/9/9/9/3K5 w - - 0 1", w) == 0);
+}
+
+TEST_CASE("a cannon on the enemy back rank counts while the enemy king is there", "[eval][tune]") {
+    const Score& w = DefaultEvalParams.bottomCannon;
+    CHECK(uses("3k1C3/9/9/9/9/9/9/9/9/4K4 w - - 0 1", w) == 1);
+    CHECK(usesSwapped("3k1C3/9/9/9/9/9/9/9/9/4K4 w - - 0 1", w) == -1);
+    // The king has stepped off its back rank.
+    CHECK(uses("5C3/3k5/9/9/9/9/9/9/9/4K4 w - - 0 1", w) == 0);
+    // Black's cannon on a0 beside red's king on e0 cancels red's.
+    CHECK(uses("3k1C3/9/9/9/9/9/9/9/9/c3K4 w - - 0 1", w) == 0);
+    // On its own back rank a cannon is not a bottom cannon.
+    CHECK(uses("3k5/9/9/9/9/9/9/9/9/2C1K4 w - - 0 1", w) == 0);
 }
 
 TEST_CASE("the material sum kept by the position is the tables' sum", "[eval][tune]") {

@@ -18,6 +18,10 @@ namespace chariot {
 constexpr int HalfFiles = 5;
 constexpr int KingDangerSize = 16;
 constexpr int HorseMobilitySize = 9;
+// The non-king piece types (advisor..pawn, PieceType 1..6) of the imbalance table.
+constexpr int ImbalanceTypes = 6;
+// Enemy advisors left: 0..2.
+constexpr int AdvisorCounts = 3;
 
 struct EvalParams {
     // Material, internal units (a pawn before the river is about 100 in the middlegame).
@@ -40,6 +44,17 @@ struct EvalParams {
     Score missingElephant;    // per missing elephant, per two enemy attack units
     // By the enemy attack units near our king (0..15).
     Score kingDanger[KingDangerSize];
+    // Material imbalance: [our type][their type] over advisor..pawn (PieceType
+    // minus one), used (our count) x (their count) times.
+    Score imbalance[ImbalanceTypes][ImbalanceTypes];
+    // Per crossed pawn not yet on the last rank, by the enemy advisors left.
+    Score crossedPawnVsAdvisors[AdvisorCounts];
+    // Per enemy rook, when walking forward from our king the first piece met
+    // is not ours (an enemy piece, or none up to the edge). A penalty tunes
+    // to a negative weight.
+    Score exposedKingFile;
+    Score palaceCentreHorse;  // our horse on our palace centre (e1 / e8)
+    Score bottomCannon;       // our cannon on the enemy back rank, their king on it too
 };
 
 static_assert(std::is_standard_layout_v<EvalParams> && std::is_trivially_copyable_v<EvalParams>);

@@ -107,6 +107,18 @@ inline constexpr EvalParams DefaultEvalParams = {
     .missingAdvisor = Score(13, -24),
     .missingElephant = Score(28, -11),
     .kingDanger = {Score(1, 13), Score(-2, 8), Score(-3, -3), Score(-3, -34), Score(3, -14), Score(19, 16), Score(25, 32), Score(57, 31), Score(60, 33), Score(80, 38), Score(93, 45), Score(112, 55), Score(130, 65), Score(150, 75), Score(170, 85), Score(190, 95)},
+    .imbalance = {  // [ours][theirs]: advisor, elephant, horse, rook, cannon, pawn
+        {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},  // advisor
+        {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},  // elephant
+        {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},  // horse
+        {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},  // rook
+        {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},  // cannon
+        {Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0), Score(0, 0)},  // pawn
+    },
+    .crossedPawnVsAdvisors = {Score(0, 0), Score(0, 0), Score(0, 0)},
+    .exposedKingFile = Score(0, 0),
+    .palaceCentreHorse = Score(0, 0),
+    .bottomCannon = Score(0, 0),
 };
 
 }  // namespace chariot

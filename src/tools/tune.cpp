@@ -305,6 +305,15 @@ std::string formatEvalWeights(const EvalParams& p) {
         {"missingAdvisor", p.missingAdvisor},       {"missingElephant", p.missingElephant}};
     for (auto [name, s] : scalars) out += fmt::format("    .{} = {},\n", name, S(s));
     out += fmt::format("    .kingDanger = {{{}}},\n", list(p.kingDanger, KingDangerSize));
+    out += "    .imbalance = {  // [ours][theirs]: advisor, elephant, horse, rook, cannon, pawn\n";
+    for (int t = 0; t < ImbalanceTypes; ++t)
+        out += fmt::format("        {{{}}},  // {}\n", list(p.imbalance[t], ImbalanceTypes), Pieces[t + 1]);
+    out += "    },\n";
+    out += fmt::format("    .crossedPawnVsAdvisors = {{{}}},\n", list(p.crossedPawnVsAdvisors, AdvisorCounts));
+    const std::pair<const char*, Score> lastScalars[] = {{"exposedKingFile", p.exposedKingFile},
+                                                         {"palaceCentreHorse", p.palaceCentreHorse},
+                                                         {"bottomCannon", p.bottomCannon}};
+    for (auto [name, s] : lastScalars) out += fmt::format("    .{} = {},\n", name, S(s));
     out += "};\n\n}  // namespace chariot\n";
     return out;
 }
