@@ -351,22 +351,16 @@ std::string paramName(int i) {
         if (i == paramIndex(p, p.horseMobility[k])) return fmt::format("horseMobility[{}]", k);
     for (int k = 0; k < KingDangerSize; ++k)
         if (i == paramIndex(p, p.kingDanger[k])) return fmt::format("kingDanger[{}]", k);
-    const std::pair<const Score*, const char*> scalars[] = {
-        {&p.rookMobilityBase, "rookMobilityBase"},   {&p.rookMobilityPerSquare, "rookMobilityPerSquare"},
-        {&p.cannonMobilityPerSquare, "cannonMobilityPerSquare"}, {&p.rookOpenFile, "rookOpenFile"},
-        {&p.connectedPawns, "connectedPawns"},       {&p.hollowCannon, "hollowCannon"},
-        {&p.cannonTwoScreens, "cannonTwoScreens"},   {&p.rookPinOnKingFile, "rookPinOnKingFile"},
-        {&p.missingAdvisor, "missingAdvisor"},       {&p.missingElephant, "missingElephant"},
-        {&p.exposedKingFile, "exposedKingFile"},     {&p.palaceCentreHorse, "palaceCentreHorse"},
-        {&p.bottomCannon, "bottomCannon"}};
     for (int a = 0; a < ImbalanceTypes; ++a)
         for (int b = 0; b < ImbalanceTypes; ++b)
             if (i == paramIndex(p, p.imbalance[a][b]))
                 return fmt::format("imbalance.{}.{}", Pieces[a + 1], Pieces[b + 1]);  // ours, theirs
     for (int k = 0; k < AdvisorCounts; ++k)
         if (i == paramIndex(p, p.crossedPawnVsAdvisors[k])) return fmt::format("crossedPawnVsAdvisors[{}]", k);
-    for (auto [w, name] : scalars)
-        if (i == paramIndex(p, *w)) return name;
+    for (const NamedScalar& w : LeadingScalars)
+        if (i == paramIndex(p, p.*w.member)) return w.name;
+    for (const NamedScalar& w : TrailingScalars)
+        if (i == paramIndex(p, p.*w.member)) return w.name;
     return fmt::format("param{}", i);
 }
 

@@ -57,6 +57,31 @@ struct EvalParams {
     Score bottomCannon;       // our cannon on the enemy back rank, their king on it too
 };
 
+// The single weights by name, in declaration order: the ones declared before
+// kingDanger, then the ones after the arrays (the tuner's writer needs the
+// order; paramName both groups).
+struct NamedScalar {
+    Score EvalParams::*member;
+    const char* name;
+};
+inline constexpr NamedScalar LeadingScalars[] = {
+    {&EvalParams::rookMobilityBase, "rookMobilityBase"},
+    {&EvalParams::rookMobilityPerSquare, "rookMobilityPerSquare"},
+    {&EvalParams::cannonMobilityPerSquare, "cannonMobilityPerSquare"},
+    {&EvalParams::rookOpenFile, "rookOpenFile"},
+    {&EvalParams::connectedPawns, "connectedPawns"},
+    {&EvalParams::hollowCannon, "hollowCannon"},
+    {&EvalParams::cannonTwoScreens, "cannonTwoScreens"},
+    {&EvalParams::rookPinOnKingFile, "rookPinOnKingFile"},
+    {&EvalParams::missingAdvisor, "missingAdvisor"},
+    {&EvalParams::missingElephant, "missingElephant"},
+};
+inline constexpr NamedScalar TrailingScalars[] = {
+    {&EvalParams::exposedKingFile, "exposedKingFile"},
+    {&EvalParams::palaceCentreHorse, "palaceCentreHorse"},
+    {&EvalParams::bottomCannon, "bottomCannon"},
+};
+
 static_assert(std::is_standard_layout_v<EvalParams> && std::is_trivially_copyable_v<EvalParams>);
 constexpr int EvalParamCount = int(sizeof(EvalParams) / sizeof(Score));
 static_assert(sizeof(EvalParams) == EvalParamCount * sizeof(Score), "EvalParams must hold Scores only");

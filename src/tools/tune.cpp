@@ -297,23 +297,14 @@ std::string formatEvalWeights(const EvalParams& p) {
     }
     out += "    },\n";
     out += fmt::format("    .horseMobility = {{{}}},\n", list(p.horseMobility, HorseMobilitySize));
-    const std::pair<const char*, Score> scalars[] = {
-        {"rookMobilityBase", p.rookMobilityBase},   {"rookMobilityPerSquare", p.rookMobilityPerSquare},
-        {"cannonMobilityPerSquare", p.cannonMobilityPerSquare}, {"rookOpenFile", p.rookOpenFile},
-        {"connectedPawns", p.connectedPawns},       {"hollowCannon", p.hollowCannon},
-        {"cannonTwoScreens", p.cannonTwoScreens},   {"rookPinOnKingFile", p.rookPinOnKingFile},
-        {"missingAdvisor", p.missingAdvisor},       {"missingElephant", p.missingElephant}};
-    for (auto [name, s] : scalars) out += fmt::format("    .{} = {},\n", name, S(s));
+    for (const NamedScalar& w : LeadingScalars) out += fmt::format("    .{} = {},\n", w.name, S(p.*w.member));
     out += fmt::format("    .kingDanger = {{{}}},\n", list(p.kingDanger, KingDangerSize));
     out += "    .imbalance = {  // [ours][theirs]: advisor, elephant, horse, rook, cannon, pawn\n";
     for (int t = 0; t < ImbalanceTypes; ++t)
         out += fmt::format("        {{{}}},  // {}\n", list(p.imbalance[t], ImbalanceTypes), Pieces[t + 1]);
     out += "    },\n";
     out += fmt::format("    .crossedPawnVsAdvisors = {{{}}},\n", list(p.crossedPawnVsAdvisors, AdvisorCounts));
-    const std::pair<const char*, Score> lastScalars[] = {{"exposedKingFile", p.exposedKingFile},
-                                                         {"palaceCentreHorse", p.palaceCentreHorse},
-                                                         {"bottomCannon", p.bottomCannon}};
-    for (auto [name, s] : lastScalars) out += fmt::format("    .{} = {},\n", name, S(s));
+    for (const NamedScalar& w : TrailingScalars) out += fmt::format("    .{} = {},\n", w.name, S(p.*w.member));
     out += "};\n\n}  // namespace chariot\n";
     return out;
 }
