@@ -52,14 +52,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (parsed) {
             std::string lowered(token);
             for (char& c : lowered) c = char(std::tolower(static_cast<unsigned char>(c)));
-            check(parsed.toString() == lowered, "Move::parse does not round-trip", std::string(token));
+            check(parsed.toString() == lowered, "Move::parse does not round-trip",
+                  [&] { return std::string(token); });
             const Move legalMove = pos.parseLegalMove(token);
             check(bool(legalMove) == legal.contains(parsed), "parseLegalMove disagrees with the generator",
-                  pos.fen() + " " + std::string(token));
-            check(!legalMove || legalMove == parsed, "parseLegalMove returned another move", std::string(token));
+                  [&] { return pos.fen() + " " + std::string(token); });
+            check(!legalMove || legalMove == parsed, "parseLegalMove returned another move",
+                  [&] { return std::string(token); });
             toPlay = legalMove;
         } else {
-            check(!pos.parseLegalMove(token), "parseLegalMove accepts what Move::parse rejects", std::string(token));
+            check(!pos.parseLegalMove(token), "parseLegalMove accepts what Move::parse rejects",
+                  [&] { return std::string(token); });
             if (legal.size > 0) {
                 uint32_t h = 0;
                 for (char c : token) h = h * 31 + uint8_t(c);
@@ -71,9 +74,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const bool gives = pos.givesCheck(toPlay);
         pos.makeMove(toPlay);
         ++made;
-        check(pos.isConsistent(), "inconsistent after a move", pos.fen());
-        check(pos.inCheck() == gives, "givesCheck disagrees with makeMove", pos.fen());
-        check(!pos.kingAttacked(~pos.sideToMove()), "a legal move left its own king attacked", pos.fen());
+        check(pos.isConsistent(), "inconsistent after a move", [&] { return pos.fen(); });
+        check(pos.inCheck() == gives, "givesCheck disagrees with makeMove", [&] { return pos.fen(); });
+        check(!pos.kingAttacked(~pos.sideToMove()), "a legal move left its own king attacked",
+              [&] { return pos.fen(); });
         (void)rules::judge(pos, 0);
         (void)rules::judge(pos, made);
     }
