@@ -36,6 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string startFen = pos.fen();
     const uint64_t startKey = pos.key();
     int made = 0;
+    const auto fenNow = [&pos] { return pos.fen(); };  // failure details, built only on failure
 
     size_t i = 0;
     while (i < text.size()) {
@@ -44,6 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         while (i < text.size() && !isSpace(text[i])) ++i;
         if (i == start) break;
         const std::string_view token = text.substr(start, i - start);
+        const auto tokenText = [token] { return std::string(token); };
 
         MoveList legal;
         generateLegal(pos, legal);
@@ -52,17 +54,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (parsed) {
             std::string lowered(token);
             for (char& c : lowered) c = char(std::tolower(static_cast<unsigned char>(c)));
-            check(parsed.toString() == lowered, "Move::parse does not round-trip",
-                  [&] { return std::string(token); });
+            check(parsed.toString() == lowered, "Move::parse does not round-trip", tokenText);
             const Move legalMove = pos.parseLegalMove(token);
             check(bool(legalMove) == legal.contains(parsed), "parseLegalMove disagrees with the generator",
-                  [&] { return pos.fen() + " " + std::string(token); });
-            check(!legalMove || legalMove == parsed, "parseLegalMove returned another move",
-                  [&] { return std::string(token); });
+                  [&] { return fenNow() + " " + tokenText(); });
+            check(!legalMove || legalMove == parsed, "parseLegalMove returned another move", tokenText);
             toPlay = legalMove;
         } else {
-            check(!pos.parseLegalMove(token), "parseLegalMove accepts what Move::parse rejects",
-                  [&] { return std::string(token); });
+            check(!pos.parseLegalMove(token), "parseLegalMove accepts what Move::parse rejects", tokenText);
             if (legal.size > 0) {
                 uint32_t h = 0;
                 for (char c : token) h = h * 31 + uint8_t(c);
@@ -74,10 +73,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const bool gives = pos.givesCheck(toPlay);
         pos.makeMove(toPlay);
         ++made;
-        check(pos.isConsistent(), "inconsistent after a move", [&] { return pos.fen(); });
-        check(pos.inCheck() == gives, "givesCheck disagrees with makeMove", [&] { return pos.fen(); });
-        check(!pos.kingAttacked(~pos.sideToMove()), "a legal move left its own king attacked",
-              [&] { return pos.fen(); });
+        check(pos.isConsistent(), "inconsistent after a move", fenNow);
+        check(pos.inCheck() == gives, "givesCheck disagrees with makeMove", fenNow);
+        check(!pos.kingAttacked(~pos.sideToMove()), "a legal move left its own king attacked", fenNow);
         (void)rules::judge(pos, 0);
         (void)rules::judge(pos, made);
     }
