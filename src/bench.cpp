@@ -58,13 +58,17 @@ const std::vector<std::string_view> Positions = {
 const std::vector<std::string_view>& benchPositions() { return Positions; }
 
 BenchResult runBench(const BenchConfig& config, const std::function<void(const std::string&)>& print) {
-    BenchResult result;
     WorkCaps caps;
     caps.hashMB = config.hashMB;  // allocate the run's table at once, not the default first
     Engine engine(caps);
-    engine.setHashMB(config.hashMB);  // a fresh table for the run, as after ucinewgame
+    return runBench(engine, config, print);
+}
+
+BenchResult runBench(Engine& engine, const BenchConfig& config, const std::function<void(const std::string&)>& print) {
+    BenchResult result;
+    if (engine.hashMB() != config.hashMB) engine.setHashMB(config.hashMB);
     engine.searchOptions().threads = config.threads;
-    engine.newGame();
+    engine.newGame();  // an empty table and histories, as after ucinewgame
     auto start = std::chrono::steady_clock::now();
     const size_t count = config.positions ? std::min(config.positions, Positions.size()) : Positions.size();
     for (size_t i = 0; i < count; ++i) {

@@ -676,7 +676,14 @@ void Protocol::cmdBench(const std::vector<std::string>& tokens) {
         if (!n || *n < 1 || *n > maxThreads) return info(fmt::format("bench: threads must be 1 to {}", maxThreads));
         config.threads = int(*n);
     }
-    runBench(config, [this](const std::string& line) { say(line); });
+    if (!benchEngine_) {
+        WorkCaps caps;
+        caps.hashMB = maxHash;
+        benchEngine_ = std::make_unique<Engine>(caps);
+    }
+    runBench(*benchEngine_, config, [this](const std::string& line) { say(line); });
+    // A big table is not kept between benches (1 MB: the smallest): the session's memory is the game's.
+    if (benchEngine_->hashMB() > BenchConfig{}.hashMB) benchEngine_->setHashMB(1);
 }
 
 void Protocol::cmdDisplay() {

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "chariot/bench.h"
+#include "chariot/engine.h"
 #include "chariot/position.h"
 
 using namespace chariot;
@@ -24,4 +25,26 @@ TEST_CASE("bench node count is deterministic", "[bench]") {
     CHECK(a.nodes > 0);
     CHECK(a.nodes == b.nodes);
     CHECK(a.perPosition == b.perPosition);
+}
+
+TEST_CASE("a reused bench engine gives a fresh engine's node counts", "[bench]") {
+    BenchConfig config;
+    config.depth = 5;
+    config.positions = 8;
+    auto quiet = [](const std::string&) {};
+    const BenchResult fresh = runBench(config, quiet);
+
+    Engine engine;
+    // Leave the engine with a used table, histories and another table size.
+    engine.setHashMB(1);
+    REQUIRE_FALSE(engine.setPosition("startpos", {"h2e2", "h9g7"}));
+    SearchLimits limits;
+    limits.depth = 7;
+    REQUIRE(engine.search(limits).nodes > 0);
+
+    const BenchResult first = runBench(engine, config, quiet);
+    CHECK(first.perPosition == fresh.perPosition);
+    const BenchResult second = runBench(engine, config, quiet);
+    CHECK(second.perPosition == fresh.perPosition);
+    CHECK(engine.hashMB() == config.hashMB);
 }

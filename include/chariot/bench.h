@@ -11,6 +11,8 @@
 
 namespace chariot {
 
+class Engine;
+
 struct BenchConfig {
     int depth = 11;
     size_t hashMB = 16;
@@ -26,6 +28,12 @@ struct BenchResult {
 
 const std::vector<std::string_view>& benchPositions();
 BenchResult runBench(const BenchConfig& config, const std::function<void(const std::string&)>& print);
+// The same on a given engine, which it resets first (table of the run's size,
+// cleared; histories cleared; the run's thread count), so that the node count
+// is the one a fresh engine gives. The engine's options must be the defaults.
+// Lets a session reuse one bench engine instead of starting threads and
+// tables at every `bench`.
+BenchResult runBench(Engine& engine, const BenchConfig& config, const std::function<void(const std::string&)>& print);
 
 // Perft benchmark on the start position (or a FEN): divide lines, total and speed.
 uint64_t runPerftBench(int depth, std::string_view fen, const std::function<void(const std::string&)>& print);

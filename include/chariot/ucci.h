@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -95,6 +96,9 @@ private:
     std::function<void(const std::string&)> write_;
     std::mutex writeMutex_;
     Engine engine_;
+    // `bench` runs on an engine of its own (the game's position, table and
+    // options stay as they were), kept for the next `bench`.
+    std::unique_ptr<Engine> benchEngine_;
     Dialect dialect_ = Dialect::Ucci;
 
     // Options that live in the front-end (declared in the engine's registry).
