@@ -600,24 +600,28 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             else if (hit.value >= beta) singular = -1;
         }
 
+        // Only a check that does not give material away by static exchange
+        // is extended: xiangqi's cannon and rook checks are too many to
+        // extend them all (bounded so that perpetual checking cannot explode).
+        const bool checkExtends = ply < 2 * rootDepth_ && pos_.givesCheck(m) && pos_.seeGe(m, 0);
         frames_[ply].move = m;
         frames_[ply].contSlot = contSlot(pos_.pieceOn(m.from()), m.to());
         pos_.makeMove(m);
         const bool givesCheck = pos_.inCheck();
-        // Check extension (bounded so that perpetual checking cannot explode).
-        const int extension = singular != 0 ? singular : givesCheck && ply < 2 * rootDepth_ ? 1 : 0;
+        const int extension = singular != 0 ? singular : checkExtends ? 1 : 0;
         const Depth newDepth = depth - 1 + extension;
 
         Value v;
         if (moveCount == 1) {
             v = -search<PvNode>(-beta, -alpha, newDepth, ply + 1, !PvNode && !cutNode);
         } else {
-            // Late-move reductions for quiet moves.
+            // Late-move reductions for quiet moves (a check one ply less).
             int r = 0;
-            if (depth >= 3 && !capture && !givesCheck && !inCheck && pruning >= Pruning::Medium) {
+            if (depth >= 3 && !capture && !inCheck && pruning >= Pruning::Medium) {
                 r = LmrTable(depth, moveCount);
                 r -= PvNode;
                 r -= isKiller;
+                r -= givesCheck;
                 r += cutNode;
                 r = std::clamp(r, 0, newDepth - 1);
             }
