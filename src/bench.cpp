@@ -80,6 +80,7 @@ BenchResult runBench(Engine& engine, const BenchConfig& config, const std::funct
         limits.depth = config.depth;
         SearchResult r = engine.search(limits, nullptr);
         result.perPosition.push_back(r.nodes);
+        result.bestMoves.push_back(r.best);
         result.nodes += r.nodes;
         print(fmt::format("Position {:>2}/{}: bestmove {} score {} nodes {}", i + 1, count,
                           r.best.toString(), r.score, r.nodes));

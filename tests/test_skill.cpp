@@ -568,37 +568,16 @@ TEST_CASE("skill: level 10 beats level 0", "[skill]") {
     CHECK(s.points >= 0.75 * s.games);
 }
 
-namespace {
-
-// The bench's procedure (runBench) on a given engine: fresh 16 MB table,
-// one thread, every bench position at a fixed depth.
-std::vector<uint64_t> benchNodes(Engine& engine, int depth, std::vector<Move>* best = nullptr) {
-    engine.setHashMB(16);
-    engine.newGame();
-    std::vector<uint64_t> nodes;
-    for (auto fen : benchPositions()) {
-        REQUIRE_FALSE(engine.setPosition(fen, {}));
-        SearchLimits limits;
-        limits.depth = depth;
-        const SearchResult r = engine.search(limits);
-        nodes.push_back(r.nodes);
-        if (best) best->push_back(r.best);
-    }
-    return nodes;
-}
-
-}  // namespace
-
 TEST_CASE("skill: level 20 and limit off are the untouched engine (bench node counts)", "[skill][bench]") {
     constexpr int Depth = 8;
     BenchConfig config;
     config.depth = Depth;
-    const BenchResult bench = runBench(config, [](const std::string&) {});
+    const auto silent = [](const std::string&) {};
+    const BenchResult bench = runBench(config, silent);
 
     Engine untouched(smallHash());
-    std::vector<Move> untouchedBest;
-    const auto plain = benchNodes(untouched, Depth, &untouchedBest);
-    CHECK(plain == bench.perPosition);  // the helper is the bench
+    const BenchResult plain = runBench(untouched, config, silent);
+    CHECK(plain.perPosition == bench.perPosition);
 
     Engine touched(smallHash());
     REQUIRE(touched.setOption("skilllevel", "3").applied);
@@ -619,7 +598,7 @@ TEST_CASE("skill: level 20 and limit off are the untouched engine (bench node co
         REQUIRE(touched.setOption("UCI_Elo", std::to_string(skill::maxElo())).applied);
     }
     REQUIRE(touched.skillLevel() == skill::MaxLevel);
-    std::vector<Move> touchedBest;
-    CHECK(benchNodes(touched, Depth, &touchedBest) == plain);
-    CHECK(touchedBest == untouchedBest);
+    const BenchResult limited = runBench(touched, config, silent);
+    CHECK(limited.perPosition == plain.perPosition);
+    CHECK(limited.bestMoves == plain.bestMoves);
 }

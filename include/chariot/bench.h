@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "chariot/types.h"
+
 namespace chariot {
 
 class Engine;
@@ -24,6 +26,7 @@ struct BenchResult {
     uint64_t nodes = 0;
     int64_t timeMs = 0;
     std::vector<uint64_t> perPosition;
+    std::vector<Move> bestMoves;  // per position, as perPosition
 };
 
 const std::vector<std::string_view>& benchPositions();
