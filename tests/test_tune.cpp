@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <set>
@@ -368,6 +369,45 @@ TEST_CASE("fitting lowers the training error and respects the step limit", "[tun
         CHECK(std::abs(paramData(tuned)[i].mg() - paramData(DefaultEvalParams)[i].mg()) <= 7);
         CHECK(std::abs(paramData(tuned)[i].eg() - paramData(DefaultEvalParams)[i].eg()) <= 7);
     }
+}
+
+TEST_CASE("fitting moves only the weights marked tunable", "[tune]") {
+    std::istringstream in(TinyPgn);
+    std::vector<tune::Sample> samples;
+    tune::ExtractStats stats;
+    tune::extractSamples(tune::readPgn(in), 0, tune::ExtractOptions{.skipPlies = 0}, samples, stats);
+    REQUIRE(samples.size() > 5);
+    const double k = tune::fitK(samples, DefaultEvalParams);
+    tune::FitOptions options;
+    options.iterations = 100;
+    options.lambda = 0;
+    options.tunable.assign(size_t(EvalParamCount), false);
+    // The one weight left free: the one the samples use most.
+    std::vector<int> uses(size_t(EvalParamCount), 0);
+    for (const tune::Sample& s : samples)
+        for (auto [i, c] : s.coef) uses[i] += std::abs(c);
+    const int free = int(std::max_element(uses.begin(), uses.end()) - uses.begin());
+    REQUIRE(uses[size_t(free)] > 0);
+    options.tunable[size_t(free)] = true;
+    const EvalParams tuned = tune::fit(samples, DefaultEvalParams, k, options);
+    int moved = 0;
+    for (int i = 0; i < EvalParamCount; ++i) {
+        const bool same = paramData(tuned)[i] == paramData(DefaultEvalParams)[i];
+        if (i != free) CHECK(same);
+        moved += !same;
+    }
+    INFO("free weight " << paramName(free));
+    CHECK(moved == 1);
+    CHECK(tune::meanError(samples, tuned, k) < tune::meanError(samples, DefaultEvalParams, k));
+}
+
+TEST_CASE("tune --only rejects a prefix that names no weight", "[tune]") {
+    std::vector<std::string> lines;
+    const int status = tune::runTuneTool({"--only", "noSuchWeight", "games.pgn"},
+                                         [&](const std::string& line) { lines.push_back(line); });
+    CHECK(status == 2);
+    REQUIRE_FALSE(lines.empty());
+    CHECK(lines.back().find("names no weight") != std::string::npos);
 }
 
 TEST_CASE("the shipped weights header is exactly what the tuner writes", "[tune]") {

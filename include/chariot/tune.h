@@ -74,6 +74,9 @@ struct FitOptions {
     double learningRate = 1.0;  // Adam step, internal units per iteration
     double lambda = 1e-7;       // L2 pull towards the starting weights, per weight, units^-2
     int maxChange = 60;         // no weight moves further than this from its start
+    // Per weight (EvalParamCount entries): whether it may move. Empty: all.
+    // Fitting a new term alone keeps the tuned rest where the games put it.
+    std::vector<bool> tunable;
 };
 
 // Gradient descent (Adam, full batch) from `start`; returns rounded weights.

@@ -254,6 +254,7 @@ EvalParams fit(const std::vector<Sample>& train, const EvalParams& start, double
         }
         loss *= invN;
         for (int j = 0; j < 2 * n; ++j) {
+            if (!options.tunable.empty() && !options.tunable[size_t(j / 2)]) continue;
             const double d = w[j] - w0[j];
             loss += options.lambda * d * d;
             const double g = grad[j] + 2 * options.lambda * d;
@@ -322,6 +323,8 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("  --lr X            Adam step size, internal units (default 1.0)");
     print("  --lambda X        L2 pull towards the starting weights (default 1e-7)");
     print("  --max-change N    largest change of any weight (default 60)");
+    print("  --only P[,P...]   tune only the weights whose names start with one of these prefixes");
+    print("                    (names as the change list prints them: pieceValue, psqt.horse, kingDanger[3], ...)");
     print("  --skip-plies N    opening plies not used (default 10)");
     print("  --holdout N       every Nth game is held out for validation (default 10; 0: none)");
     print("  --k X             use this scaling constant instead of fitting it");
@@ -372,6 +375,31 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
         } else if (a == "--max-change") {
             const std::string* v = value();
             ok = v && parseNumber(*v, fitOptions.maxChange) && fitOptions.maxChange >= 0;
+        } else if (a == "--only") {
+            const std::string* v = value();
+            ok = v != nullptr && !v->empty();
+            if (ok) {
+                std::vector<std::string> prefixes;
+                std::string_view rest = *v;
+                while (!rest.empty()) {
+                    const size_t comma = rest.find(',');
+                    if (comma != 0) prefixes.emplace_back(rest.substr(0, comma));
+                    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+                }
+                fitOptions.tunable.assign(size_t(EvalParamCount), false);
+                int selected = 0;
+                for (int w = 0; w < EvalParamCount; ++w) {
+                    const std::string name = paramName(w);
+                    for (const std::string& prefix : prefixes)
+                        if (name.starts_with(prefix)) fitOptions.tunable[size_t(w)] = true;
+                    selected += fitOptions.tunable[size_t(w)];
+                }
+                if (selected == 0) {
+                    print(fmt::format("tune: --only {} names no weight", *v));
+                    return 2;
+                }
+                print(fmt::format("tuning {} of {} weights (--only {})", selected, EvalParamCount, *v));
+            }
         } else if (a == "--skip-plies") {
             const std::string* v = value();
             ok = v && parseNumber(*v, extract.skipPlies) && extract.skipPlies >= 0;
