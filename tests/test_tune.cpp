@@ -351,11 +351,21 @@ TEST_CASE("the quiescence leaf of a position with a hanging piece is after the c
     CHECK(leaf.count(Color::Black, PieceType::Horse) == 0);
 }
 
-TEST_CASE("fitting lowers the training error and respects the step limit", "[tune]") {
+namespace {
+
+// Every position of TinyPgn's games, the first plies included.
+std::vector<tune::Sample> tinySamples() {
     std::istringstream in(TinyPgn);
     std::vector<tune::Sample> samples;
     tune::ExtractStats stats;
     tune::extractSamples(tune::readPgn(in), 0, tune::ExtractOptions{.skipPlies = 0}, samples, stats);
+    return samples;
+}
+
+}  // namespace
+
+TEST_CASE("fitting lowers the training error and respects the step limit", "[tune]") {
+    const std::vector<tune::Sample> samples = tinySamples();
     REQUIRE(samples.size() > 5);
     const double k = tune::fitK(samples, DefaultEvalParams);
     CHECK(k > 0);
@@ -372,10 +382,7 @@ TEST_CASE("fitting lowers the training error and respects the step limit", "[tun
 }
 
 TEST_CASE("fitting moves only the weights marked tunable", "[tune]") {
-    std::istringstream in(TinyPgn);
-    std::vector<tune::Sample> samples;
-    tune::ExtractStats stats;
-    tune::extractSamples(tune::readPgn(in), 0, tune::ExtractOptions{.skipPlies = 0}, samples, stats);
+    const std::vector<tune::Sample> samples = tinySamples();
     REQUIRE(samples.size() > 5);
     // The one weight left free: the one the samples use most (where no
     // endgame scale zeroes the evaluation, as in the king and advisors
