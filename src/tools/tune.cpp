@@ -346,6 +346,23 @@ bool parseNumber(const std::string& s, T& out) {
     }
 }
 
+// Per weight: whether its name starts with one of the comma-separated prefixes.
+std::vector<bool> weightsNamed(std::string_view list) {
+    std::vector<std::string_view> prefixes;
+    while (!list.empty()) {
+        const size_t comma = list.find(',');
+        if (comma != 0) prefixes.push_back(list.substr(0, comma));
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+    std::vector<bool> named(size_t(EvalParamCount), false);
+    for (int w = 0; w < EvalParamCount; ++w) {
+        const std::string name = paramName(w);
+        named[size_t(w)] = std::any_of(prefixes.begin(), prefixes.end(),
+                                       [&](std::string_view prefix) { return name.starts_with(prefix); });
+    }
+    return named;
+}
+
 }  // namespace
 
 int runTuneTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print) {
@@ -379,21 +396,8 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
             const std::string* v = value();
             ok = v != nullptr && !v->empty();
             if (ok) {
-                std::vector<std::string> prefixes;
-                std::string_view rest = *v;
-                while (!rest.empty()) {
-                    const size_t comma = rest.find(',');
-                    if (comma != 0) prefixes.emplace_back(rest.substr(0, comma));
-                    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-                }
-                fitOptions.tunable.assign(size_t(EvalParamCount), false);
-                int selected = 0;
-                for (int w = 0; w < EvalParamCount; ++w) {
-                    const std::string name = paramName(w);
-                    for (const std::string& prefix : prefixes)
-                        if (name.starts_with(prefix)) fitOptions.tunable[size_t(w)] = true;
-                    selected += fitOptions.tunable[size_t(w)];
-                }
+                fitOptions.tunable = weightsNamed(*v);
+                const auto selected = std::count(fitOptions.tunable.begin(), fitOptions.tunable.end(), true);
                 if (selected == 0) {
                     print(fmt::format("tune: --only {} names no weight", *v));
                     return 2;
