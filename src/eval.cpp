@@ -65,8 +65,7 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
             const Square end = scan<dir()>(pos, from, empties);
             empties += isColor(pos.pieceOn(end), them);
         });
-        t.add(Mobility, W.rookMobilityBase);
-        t.add(Mobility, W.rookMobilityPerSquare, empties);
+        t.add(Mobility, W.rookMobility[std::min(empties, LineMobilitySize - 1)]);
         if (knowledge >= Knowledge::Large) {
             // No own pawn in front of it on its file: open or half-open.
             bool ownPawnAhead = false;
@@ -83,7 +82,7 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
         Square from = pos.squares(cannon)[i];
         int empties = 0;
         forEachDirection([&](auto dir) { scan<dir()>(pos, from, empties); });
-        t.add(Mobility, W.cannonMobilityPerSquare, empties);
+        t.add(Mobility, W.cannonMobility[std::min(empties, LineMobilitySize - 1)]);
     }
 
     if (knowledge < Knowledge::Large) return;
@@ -349,6 +348,10 @@ std::string paramName(int i) {
                     return fmt::format("psqt.{}.{}{}", Pieces[t], char('a' + f), 9 - r);  // square name, red's view
     for (int k = 0; k < HorseMobilitySize; ++k)
         if (i == paramIndex(p, p.horseMobility[k])) return fmt::format("horseMobility[{}]", k);
+    for (int k = 0; k < LineMobilitySize; ++k) {
+        if (i == paramIndex(p, p.rookMobility[k])) return fmt::format("rookMobility[{}]", k);
+        if (i == paramIndex(p, p.cannonMobility[k])) return fmt::format("cannonMobility[{}]", k);
+    }
     for (int k = 0; k < KingDangerSize; ++k)
         if (i == paramIndex(p, p.kingDanger[k])) return fmt::format("kingDanger[{}]", k);
     for (int a = 0; a < ImbalanceTypes; ++a)

@@ -274,6 +274,20 @@ TEST_CASE("a cannon on the enemy back rank counts while the enemy king is there"
     CHECK(uses("3k5/9/9/9/9/9/9/9/9/2C1K4 w - - 0 1", w) == 0);
 }
 
+TEST_CASE("rook and cannon mobility count the squares along their lines", "[eval][tune]") {
+    const auto& rook = DefaultEvalParams.rookMobility;
+    const auto& cannon = DefaultEvalParams.cannonMobility;
+    // Red rook on a0: up the a-file to a8 and the black horse on a9 (9
+    // squares), along rank 0 to c0 (its king on d0 stops it): 11. Black's
+    // cannon on i9: 9 down the i-file, 3 along rank 9 up to its king: 12.
+    const char* fen = "n3k3c/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    CHECK(uses(fen, rook[11]) == 1);
+    CHECK(uses(fen, cannon[12]) == -1);
+    CHECK(usesSwapped(fen, rook[11]) == -1);
+    // A cannon's screen and what lies behind it add nothing.
+    CHECK(uses("4k4/9/9/9/9/9/9/9/N8/C2K5 w - - 0 1", cannon[2]) == 1);
+}
+
 TEST_CASE("the material sum kept by the position is the tables' sum", "[eval][tune]") {
     for (const Position& p : evalTestPositions()) {
         Score sum;

@@ -18,6 +18,8 @@ namespace chariot {
 constexpr int HalfFiles = 5;
 constexpr int KingDangerSize = 16;
 constexpr int HorseMobilitySize = 9;
+// Rook and cannon mobility: 0..17 squares along the lines.
+constexpr int LineMobilitySize = 18;
 // The non-king piece types (advisor..pawn, PieceType 1..6) of the imbalance table.
 constexpr int ImbalanceTypes = 6;
 // Enemy advisors left: 0..2.
@@ -30,11 +32,10 @@ struct EvalParams {
     Score psqt[PieceTypeCount][RankCount][HalfFiles];
     // By the number of free jumps (leg free, target not an own piece).
     Score horseMobility[HorseMobilitySize];
-    // Rooks: base + per square reachable (quiet squares and captures).
-    Score rookMobilityBase;
-    Score rookMobilityPerSquare;
-    // Cannons: per empty square along its lines.
-    Score cannonMobilityPerSquare;
+    // Rooks: by the squares reachable (quiet squares and captures).
+    Score rookMobility[LineMobilitySize];
+    // Cannons: by the empty squares along its lines.
+    Score cannonMobility[LineMobilitySize];
     Score rookOpenFile;       // no own pawn ahead of the rook on its file
     Score connectedPawns;     // crossed pawns side by side
     Score hollowCannon;       // enemy cannon faces the king with nothing between
@@ -65,9 +66,6 @@ struct NamedScalar {
     const char* name;
 };
 inline constexpr NamedScalar LeadingScalars[] = {
-    {&EvalParams::rookMobilityBase, "rookMobilityBase"},
-    {&EvalParams::rookMobilityPerSquare, "rookMobilityPerSquare"},
-    {&EvalParams::cannonMobilityPerSquare, "cannonMobilityPerSquare"},
     {&EvalParams::rookOpenFile, "rookOpenFile"},
     {&EvalParams::connectedPawns, "connectedPawns"},
     {&EvalParams::hollowCannon, "hollowCannon"},

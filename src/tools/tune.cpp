@@ -298,6 +298,8 @@ std::string formatEvalWeights(const EvalParams& p) {
     }
     out += "    },\n";
     out += fmt::format("    .horseMobility = {{{}}},\n", list(p.horseMobility, HorseMobilitySize));
+    out += fmt::format("    .rookMobility = {{{}}},\n", list(p.rookMobility, LineMobilitySize));
+    out += fmt::format("    .cannonMobility = {{{}}},\n", list(p.cannonMobility, LineMobilitySize));
     for (const NamedScalar& w : LeadingScalars) out += fmt::format("    .{} = {},\n", w.name, S(p.*w.member));
     out += fmt::format("    .kingDanger = {{{}}},\n", list(p.kingDanger, KingDangerSize));
     out += "    .imbalance = {  // [ours][theirs]: advisor, elephant, horse, rook, cannon, pawn\n";
