@@ -473,3 +473,45 @@ TEST_CASE("lazy evaluation: the full value inside the margin, a bound outside th
     CHECK(lazy > 0);
     CHECK(full > 0);
 }
+
+TEST_CASE("the quiet leaves written beside the samples rebuild the same samples", "[tune]") {
+    std::istringstream in(TinyPgn);
+    std::vector<tune::Sample> samples;
+    std::vector<std::string> leaves;
+    tune::ExtractStats stats;
+    tune::extractSamples(tune::readPgn(in), 0, tune::ExtractOptions{.skipPlies = 0}, samples, stats, &leaves);
+    REQUIRE(samples.size() > 5);
+    REQUIRE(leaves.size() == samples.size());
+    for (size_t i = 0; i < samples.size(); ++i) {
+        Position p;
+        INFO(leaves[i]);
+        REQUIRE_FALSE(p.setFen(leaves[i]));
+        CHECK(tune::sampleEval(tune::makeSample(p, 0.5, 0), DefaultEvalParams) ==
+              tune::sampleEval(samples[i], DefaultEvalParams));
+    }
+}
+
+TEST_CASE("labelled positions are read with their game and label; bad lines are skipped", "[tune]") {
+    const std::string good = "3ak4/9/2n3n2/9/9/9/P1P6/9/9/R2K5 w - - 0 1";
+    std::istringstream in("# comment\n"
+                          "7\t0.25\t" + good + "\n" +
+                          "8\t1\trnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1\n"
+                          "9\t1.5\t" + good + "\n" +       // label above 1
+                          "x\t0.5\t" + good + "\n" +       // no game number
+                          "10\t0.5\tnot a fen\n"           // bad FEN
+                          "11\t0.5\n");                    // no FEN field
+    std::vector<tune::Sample> samples;
+    int bad = 0;
+    tune::readLabelled(in, samples, bad);
+    CHECK(bad == 4);
+    REQUIRE(samples.size() == 2);
+    CHECK(samples[0].game == 7);
+    CHECK(samples[0].result == 0.25f);
+    CHECK(samples[1].game == 8);
+    CHECK(samples[1].result == 1.0f);
+    Position p;
+    REQUIRE_FALSE(p.setFen(good));
+    const Value red = evaluate(p);  // red to move: red's view
+    CHECK(tune::sampleEval(samples[0], DefaultEvalParams) == red);
+    CHECK(samples[1].tempo == -EvalTempo);  // black to move
+}

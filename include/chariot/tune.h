@@ -54,8 +54,16 @@ struct ExtractStats {
 // every position not in check; a capture-only quiescence search replaces
 // it by the end of its principal variation, so that the label goes with a
 // quiet position. Appends to `out`; `firstGame` numbers the games.
+// When `leaves` is given, the FEN of each sample's quiet position is appended
+// to it, in step with `out`.
 void extractSamples(const std::vector<PgnGame>& games, int firstGame, const ExtractOptions& options,
-                    std::vector<Sample>& out, ExtractStats& stats);
+                    std::vector<Sample>& out, ExtractStats& stats, std::vector<std::string>* leaves = nullptr);
+
+// Labelled positions from a text file, one per line: `game<TAB>label<TAB>FEN`,
+// the label a probability of red's win in [0, 1] (for example a blend of the
+// game result and a deeper engine's score, `scripts/label_positions.py`).
+// Lines that do not parse are counted in `bad` and skipped.
+void readLabelled(std::istream& in, std::vector<Sample>& out, int& bad);
 // The quiet position used for one position: the end of the quiescence PV.
 Position quietLeaf(const Position& pos);
 

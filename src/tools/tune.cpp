@@ -132,7 +132,7 @@ int sampleEval(const Sample& s, const EvalParams& params) {
 }
 
 void extractSamples(const std::vector<PgnGame>& games, int firstGame, const ExtractOptions& options,
-                    std::vector<Sample>& out, ExtractStats& stats) {
+                    std::vector<Sample>& out, ExtractStats& stats, std::vector<std::string>* leaves) {
     for (size_t g = 0; g < games.size(); ++g) {
         const PgnGame& game = games[g];
         ++stats.games;
@@ -151,6 +151,7 @@ void extractSamples(const std::vector<PgnGame>& games, int firstGame, const Extr
                     } else {
                         stats.moved += leaf.historyLength() > pos.historyLength();
                         out.push_back(makeSample(leaf, *game.result, firstGame + int(g)));
+                        if (leaves) leaves->push_back(leaf.fen());
                         ++stats.positions;
                     }
                 }
@@ -163,6 +164,45 @@ void extractSamples(const std::vector<PgnGame>& games, int firstGame, const Extr
             }
             pos.makeMove(m);
         }
+    }
+}
+
+namespace {
+
+template <typename T>
+bool parseField(const std::string& s, T& out) {
+    if constexpr (std::is_floating_point_v<T>) {
+        try {
+            size_t used = 0;
+            out = T(std::stod(s, &used));
+            return used == s.size();
+        } catch (...) {
+            return false;
+        }
+    } else {
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+        return ec == std::errc() && p == s.data() + s.size();
+    }
+}
+
+}  // namespace
+
+void readLabelled(std::istream& in, std::vector<Sample>& out, int& bad) {
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const size_t t1 = line.find('\t');
+        const size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
+        int game = 0;
+        double label = 0;
+        Position pos;
+        if (t2 == std::string::npos || !parseField(line.substr(0, t1), game) || game < 0 ||
+            !parseField(line.substr(t1 + 1, t2 - t1 - 1), label) || !(label >= 0 && label <= 1) ||
+            pos.setFen(line.substr(t2 + 1))) {
+            ++bad;
+            continue;
+        }
+        out.push_back(makeSample(pos, label, game));
     }
 }
 
@@ -330,23 +370,13 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("  --skip-plies N    opening plies not used (default 10)");
     print("  --holdout N       every Nth game is held out for validation (default 10; 0: none)");
     print("  --k X             use this scaling constant instead of fitting it");
+    print("  --labels FILE     also read labelled positions (lines game<TAB>label<TAB>FEN, label = red's");
+    print("                    expected score in [0, 1]); may be repeated, and the PGN files may then be left out");
+    print("  --dump FILE       write the quiet positions taken from the games as game<TAB>result<TAB>FEN");
+    print("                    lines (for scripts/label_positions.py) and stop without fitting");
+    print("  --dump-every N    with --dump, write only every Nth position (default 1)");
 }
 
-template <typename T>
-bool parseNumber(const std::string& s, T& out) {
-    if constexpr (std::is_floating_point_v<T>) {
-        try {
-            size_t used = 0;
-            out = T(std::stod(s, &used));
-            return used == s.size();
-        } catch (...) {
-            return false;
-        }
-    } else {
-        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-        return ec == std::errc() && p == s.data() + s.size();
-    }
-}
 
 // Per weight: whether its name starts with one of the comma-separated prefixes.
 std::vector<bool> weightsNamed(std::string_view list) {
@@ -373,7 +403,9 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
     std::string outPath;
     int holdout = 10;
     std::optional<double> fixedK;
-    std::vector<std::string> files;
+    std::vector<std::string> files, labelFiles;
+    std::string dumpPath;
+    int dumpEvery = 1;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
@@ -384,16 +416,16 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
             if (ok) outPath = *v;
         } else if (a == "--iterations") {
             const std::string* v = value();
-            ok = v && parseNumber(*v, fitOptions.iterations) && fitOptions.iterations >= 0;
+            ok = v && parseField(*v, fitOptions.iterations) && fitOptions.iterations >= 0;
         } else if (a == "--lr") {
             const std::string* v = value();
-            ok = v && parseNumber(*v, fitOptions.learningRate) && fitOptions.learningRate > 0;
+            ok = v && parseField(*v, fitOptions.learningRate) && fitOptions.learningRate > 0;
         } else if (a == "--lambda") {
             const std::string* v = value();
-            ok = v && parseNumber(*v, fitOptions.lambda) && fitOptions.lambda >= 0;
+            ok = v && parseField(*v, fitOptions.lambda) && fitOptions.lambda >= 0;
         } else if (a == "--max-change") {
             const std::string* v = value();
-            ok = v && parseNumber(*v, fitOptions.maxChange) && fitOptions.maxChange >= 0;
+            ok = v && parseField(*v, fitOptions.maxChange) && fitOptions.maxChange >= 0;
         } else if (a == "--only") {
             const std::string* v = value();
             ok = v != nullptr && !v->empty();
@@ -408,15 +440,26 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
             }
         } else if (a == "--skip-plies") {
             const std::string* v = value();
-            ok = v && parseNumber(*v, extract.skipPlies) && extract.skipPlies >= 0;
+            ok = v && parseField(*v, extract.skipPlies) && extract.skipPlies >= 0;
         } else if (a == "--holdout") {
             const std::string* v = value();
-            ok = v && parseNumber(*v, holdout) && holdout >= 0 && holdout != 1;
+            ok = v && parseField(*v, holdout) && holdout >= 0 && holdout != 1;
         } else if (a == "--k") {
             const std::string* v = value();
             double k = 0;
-            ok = v && parseNumber(*v, k) && k > 0;
+            ok = v && parseField(*v, k) && k > 0;
             if (ok) fixedK = k;
+        } else if (a == "--labels") {
+            const std::string* v = value();
+            ok = v != nullptr;
+            if (ok) labelFiles.push_back(*v);
+        } else if (a == "--dump") {
+            const std::string* v = value();
+            ok = v != nullptr;
+            if (ok) dumpPath = *v;
+        } else if (a == "--dump-every") {
+            const std::string* v = value();
+            ok = v && parseField(*v, dumpEvery) && dumpEvery >= 1;
         } else if (a == "help" || a == "--help" || a == "-h") {
             usage(print);
             return 0;
@@ -431,22 +474,42 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
             return 2;
         }
     }
-    if (files.empty()) return usage(print), 2;
+    if (files.empty() && (labelFiles.empty() || !dumpPath.empty())) return usage(print), 2;
 
     std::vector<Sample> samples;
     ExtractStats stats;
+    std::vector<std::string> leaves;
     for (const std::string& path : files) {
         std::ifstream in(path);
         if (!in) {
             print(fmt::format("tune: cannot read {}", path));
             return 1;
         }
-        extractSamples(readPgn(in), stats.games, extract, samples, stats);
+        extractSamples(readPgn(in), stats.games, extract, samples, stats, dumpPath.empty() ? nullptr : &leaves);
     }
-    print(fmt::format("games {} ({} with a result), positions {} (skipped: {} in check, {} ending in check "
-                      "after the quiescence PV; {} replaced by their quiescence leaf), unreadable moves {}",
-                      stats.games, stats.gamesUsed, stats.positions, stats.inCheck, stats.leafInCheck, stats.moved,
-                      stats.badMoves));
+    if (!files.empty())
+        print(fmt::format("games {} ({} with a result), positions {} (skipped: {} in check, {} ending in check "
+                          "after the quiescence PV; {} replaced by their quiescence leaf), unreadable moves {}",
+                          stats.games, stats.gamesUsed, stats.positions, stats.inCheck, stats.leafInCheck,
+                          stats.moved, stats.badMoves));
+    if (!dumpPath.empty()) {
+        std::ofstream out(dumpPath);
+        size_t written = 0;
+        for (size_t i = 0; i < samples.size(); i += size_t(dumpEvery), ++written)
+            out << samples[i].game << '\t' << samples[i].result << '\t' << leaves[i] << '\n';
+        if (!out) return print(fmt::format("tune: cannot write {}", dumpPath)), 1;
+        print(fmt::format("wrote {} positions to {}", written, dumpPath));
+        return 0;
+    }
+    for (const std::string& path : labelFiles) {
+        std::ifstream in(path);
+        if (!in) return print(fmt::format("tune: cannot read {}", path)), 1;
+        const size_t before = samples.size();
+        int bad = 0;
+        readLabelled(in, samples, bad);
+        print(fmt::format("{}: {} labelled positions{}", path, samples.size() - before,
+                          bad ? fmt::format(", {} unreadable lines skipped", bad) : std::string{}));
+    }
     std::vector<Sample> train, held;
     for (Sample& s : samples) (holdout && s.game % holdout == holdout - 1 ? held : train).push_back(std::move(s));
     print(fmt::format("training positions {}, held-out positions {} (every {}th game)", train.size(), held.size(),

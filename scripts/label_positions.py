@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Label training positions with a deeper engine's score, for `chariot tune --labels`.
+
+Two steps:
+
+  score   reads `chariot tune --dump` output (game<TAB>result<TAB>FEN lines),
+          has one or more copies of an engine (UCI or UCCI) search each
+          position to a fixed depth, and writes game<TAB>result<TAB>score<TAB>FEN
+          with the score in centipawns from red's view (mates as +-MateScore).
+          Positions are split into contiguous chunks, one per worker, so that a
+          worker meets the positions of a game in order and its hash helps.
+  blend   fits the scale K of 1 / (1 + 10^(-K score / 400)) to the game results,
+          then writes game<TAB>label<TAB>FEN with
+          label = w * sigmoid(score) + (1 - w) * result.
+
+Example:
+  chariot tune --dump pos.tsv --dump-every 8 games/*.pgn
+  label_positions.py score --engine ./engine --proto uci --depth 10 --jobs 2 pos.tsv scored.tsv
+  label_positions.py blend --weight 0.5 scored.tsv labels.tsv
+  chariot tune --labels labels.tsv --out eval_weights.h
+"""
+import argparse
+import math
+import multiprocessing
+import subprocess
+import sys
+import time
+
+MateScore = 3000
+
+
+class Engine:
+    def __init__(self, path, proto, options):
+        self.proto = proto
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send(proto)
+        self.wait_for("uciok" if proto == "uci" else "ucciok")
+        for name, value in options:
+            if proto == "uci":
+                self.send(f"setoption name {name} value {value}")
+            else:
+                self.send(f"setoption {name} {value}")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+
+    def wait_for(self, token):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            if line.split()[:1] == [token]:
+                return line
+
+    def score(self, fen, depth):
+        """Side-to-move score of the deepest complete iteration (cp, mates as +-MateScore)."""
+        self.send(f"position fen {fen}")
+        self.send(f"go depth {depth}")
+        best = None
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            words = line.split()
+            if words[:1] == ["bestmove"] or words[:1] == ["nobestmove"]:
+                return best
+            if words[:1] != ["info"] or "score" not in words:
+                continue
+            if "lowerbound" in words or "upperbound" in words:
+                continue
+            i = words.index("score")
+            if words[i + 1] == "cp":
+                best = int(words[i + 2])
+            elif words[i + 1] == "mate":
+                n = int(words[i + 2])
+                best = MateScore if n > 0 else -MateScore
+            else:  # UCCI: "score N"
+                best = int(words[i + 1])
+
+    def quit(self):
+        try:
+            self.send("quit")
+            self.p.wait(timeout=5)
+        except Exception:
+            self.p.kill()
+
+
+def score_chunk(args):
+    lines, engine, proto, options, depth, worker, out_path = args
+    e = Engine(engine, proto, options)
+    start = time.time()
+    with open(out_path, "w") as out:
+        for n, line in enumerate(lines):
+            game, result, fen = line.rstrip("\n").split("\t")
+            s = e.score(fen, depth)
+            if s is None:
+                continue
+            if fen.split()[1] == "b":
+                s = -s
+            out.write(f"{game}\t{result}\t{s}\t{fen}\n")
+            if worker == 0 and n % 5000 == 4999:
+                rate = (n + 1) / (time.time() - start)
+                print(f"  worker 0: {n + 1} of {len(lines)} positions, {rate:.0f}/s", flush=True)
+    e.quit()
+    return out_path
+
+
+def cmd_score(a):
+    with open(a.input) as f:
+        lines = [l for l in f if l.strip() and not l.startswith("#")]
+    if a.limit:
+        lines = lines[: a.limit]
+    options = [tuple(o.split("=", 1)) for o in a.option]
+    size = (len(lines) + a.jobs - 1) // a.jobs
+    parts = [(lines[i * size:(i + 1) * size], a.engine, a.proto, options, a.depth, i, f"{a.output}.part{i}")
+             for i in range(a.jobs)]
+    start = time.time()
+    with multiprocessing.Pool(a.jobs) as pool:
+        paths = pool.map(score_chunk, parts)
+    with open(a.output, "w") as out:
+        for p in paths:
+            with open(p) as f:
+                out.write(f.read())
+    print(f"scored {len(lines)} positions at depth {a.depth} in {time.time() - start:.0f} s -> {a.output}")
+
+
+def cmd_blend(a):
+    rows = []
+    with open(a.input) as f:
+        for line in f:
+            game, result, score, fen = line.rstrip("\n").split("\t")
+            rows.append((int(game), float(result), int(score), fen))
+    if not rows:
+        sys.exit("blend: no scored positions")
+
+    def sig(s, k):
+        return 1.0 / (1.0 + 10.0 ** (-k * s / 400.0))
+
+    def err(k):
+        return sum((r - sig(s, k)) ** 2 for _, r, s, _ in rows) / len(rows)
+
+    lo, hi = 0.05, 5.0  # golden-section search on K
+    g = (math.sqrt(5) - 1) / 2
+    for _ in range(40):
+        m1, m2 = hi - g * (hi - lo), lo + g * (hi - lo)
+        if err(m1) < err(m2):
+            hi = m2
+        else:
+            lo = m1
+    k = a.k if a.k else (lo + hi) / 2
+    print(f"K = {k:.4f} (error of the engine's scores against the results {err(k):.6f}, {len(rows)} positions)")
+    with open(a.output, "w") as out:
+        for game, result, score, fen in rows:
+            label = a.weight * sig(score, k) + (1 - a.weight) * result
+            out.write(f"{game}\t{label:.4f}\t{fen}\n")
+    print(f"wrote {a.output} (label = {a.weight} x engine + {1 - a.weight:.2f} x result)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("score", help="search every position to a fixed depth")
+    s.add_argument("--engine", required=True)
+    s.add_argument("--proto", choices=["uci", "ucci"], default="ucci")
+    s.add_argument("--option", action="append", default=[], help="NAME=VALUE, may be repeated")
+    s.add_argument("--depth", type=int, default=8)
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--limit", type=int, default=0, help="only the first N positions")
+    s.add_argument("input")
+    s.add_argument("output")
+    b = sub.add_parser("blend", help="turn scores into labels")
+    b.add_argument("--weight", type=float, default=0.5, help="share of the engine's score in the label")
+    b.add_argument("--k", type=float, default=0.0, help="use this K instead of fitting it")
+    b.add_argument("input")
+    b.add_argument("output")
+    a = ap.parse_args()
+    cmd_score(a) if a.cmd == "score" else cmd_blend(a)
+
+
+if __name__ == "__main__":
+    main()
