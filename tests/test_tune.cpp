@@ -10,6 +10,7 @@
 #include "chariot/movegen.h"
 #include "chariot/psqt.h"
 #include "chariot/tune.h"
+#include "test_util.h"
 
 using namespace chariot;
 
@@ -514,4 +515,46 @@ TEST_CASE("labelled positions are read with their game and label; bad lines are 
     const Value red = evaluate(p);  // red to move: red's view
     CHECK(tune::sampleEval(samples[0], DefaultEvalParams) == red);
     CHECK(samples[1].tempo == -EvalTempo);  // black to move
+}
+
+TEST_CASE("tune --dump writes the quiet positions that tune --labels reads back", "[tune]") {
+    test::TempDir dir;
+    test::writeFile(dir.file("g.pgn"), TinyPgn);
+    std::vector<std::string> printed;
+    auto print = [&](const std::string& line) { printed.push_back(line); };
+    REQUIRE(tune::runTuneTool({"--dump", dir.file("pos.tsv"), "--skip-plies", "0", dir.file("g.pgn")}, print) == 0);
+    std::istringstream dumped(test::readFile(dir.file("pos.tsv")));
+    std::string line, labelled;
+    int lines = 0;
+    while (std::getline(dumped, line)) {
+        // game<TAB>result<TAB>FEN: relabel every position 0.25, CRLF line ends.
+        const size_t t1 = line.find('\t'), t2 = line.find('\t', t1 + 1);
+        REQUIRE(t2 != std::string::npos);
+        const std::string result = line.substr(t1 + 1, t2 - t1 - 1);
+        CHECK((result == "1" || result == "0.5"));  // the unfinished game gives none
+        labelled += line.substr(0, t1) + "\t0.25\t" + line.substr(t2 + 1) + "\r\n";
+        ++lines;
+    }
+    CHECK(lines == int(tinySamples().size()));
+    test::writeFile(dir.file("labels.tsv"), labelled);
+    std::istringstream in(labelled);
+    std::vector<tune::Sample> samples;
+    int bad = 0;
+    tune::readLabelled(in, samples, bad);
+    CHECK(bad == 0);
+    REQUIRE(samples.size() == size_t(lines));
+    for (const tune::Sample& s : samples) CHECK(s.result == 0.25f);
+    // --dump-every keeps every Nth position; --labels alone (no PGN) fits.
+    REQUIRE(tune::runTuneTool({"--dump", dir.file("pos3.tsv"), "--dump-every", "3", "--skip-plies", "0",
+                               dir.file("g.pgn")}, print) == 0);
+    const std::string every3 = test::readFile(dir.file("pos3.tsv"));
+    CHECK(std::count(every3.begin(), every3.end(), '\n') == (lines + 2) / 3);
+    printed.clear();
+    REQUIRE(tune::runTuneTool({"--labels", dir.file("labels.tsv"), "--iterations", "10", "--holdout", "0",
+                               "--out", dir.file("w.h")}, print) == 0);
+    CHECK(test::readFile(dir.file("w.h")).find("DefaultEvalParams") != std::string::npos);
+    // Bad uses: --dump without games, a missing labels file.
+    CHECK(tune::runTuneTool({"--dump", dir.file("x.tsv"), "--labels", dir.file("labels.tsv")}, print) == 2);
+    CHECK(tune::runTuneTool({"--labels", dir.file("missing.tsv")}, print) == 1);
+    CHECK(tune::runTuneTool({"--dump-every", "0", dir.file("g.pgn")}, print) == 2);
 }

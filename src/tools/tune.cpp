@@ -190,6 +190,7 @@ bool parseField(const std::string& s, T& out) {
 void readLabelled(std::istream& in, std::vector<Sample>& out, int& bad) {
     std::string line;
     while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();  // files written on Windows
         if (line.empty() || line[0] == '#') continue;
         const size_t t1 = line.find('\t');
         const size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
