@@ -378,7 +378,6 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("  --dump-every N    with --dump, write only every Nth position (default 1)");
 }
 
-
 // Per weight: whether its name starts with one of the comma-separated prefixes.
 std::vector<bool> weightsNamed(std::string_view list) {
     std::vector<std::string_view> prefixes;
