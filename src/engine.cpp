@@ -1,6 +1,7 @@
 #include "chariot/engine.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 
@@ -195,6 +196,21 @@ void Engine::declareOptions() {
                              [say](const OptionValue& v) {
                                  return say(v.text != "normal", "style: only normal is supported; ignored");
                              }));
+#if CHARIOT_TUNABLE
+    // Tuning builds only: every search constant of SearchParamTable as a spin
+    // option (UCI name as in the table, UCCI name in lower case) for SPSA.
+    const SearchParams defaults;
+    for (const SearchParamInfo& p : SearchParamTable) {
+        std::string ucciName = p.name;
+        for (char& c : ucciName) c = char(std::tolower(static_cast<unsigned char>(c)));
+        options_.add(spinOption(std::move(ucciName), p.name, defaults.*(p.member), p.min, p.max,
+                                "search constant (tuning builds only; search_params.h)",
+                                [this, member = p.member](const OptionValue& v) {
+                                    searchOptions_.params.*member = int(v.spin);
+                                    return Messages{};
+                                }));
+    }
+#endif
 }
 
 std::optional<std::string> Engine::setPosition(std::string_view base, const std::vector<std::string>& moves) {

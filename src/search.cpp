@@ -13,37 +13,15 @@ namespace chariot {
 
 namespace {
 
-// --- tuning constants (internal units: a pawn before the river ~ 100) ------
+// The tuning constants are SearchParams (search_params.h), read from the
+// worker's options; these are fixed.
 constexpr int CheckInterval = 1024;          // nodes between clock checks
-constexpr Value AspirationDelta = 36;
-constexpr Value ReverseFutilityMargin = 95;  // per ply of depth
-constexpr int ReverseFutilityDepth = 6;
-constexpr Value DeltaMargin = 180;           // quiescence delta pruning
 constexpr int MaxHistory = 16384;
 constexpr int RuleNoCapturePlies = 120;
-constexpr int LmpMaxDepth = 8;               // late-move (move-count) pruning
-constexpr int FutilityMaxDepth = 6;
-constexpr Value FutilityBase = 120;
-constexpr Value FutilityPerDepth = 90;
-constexpr int SeePruneMaxDepth = 7;
-constexpr int SeeQuietMargin = 60;           // per ply of depth
-constexpr int SeeCaptureMargin = 25;         // per ply of depth, squared
-constexpr int SingularMinDepth = 8;
-constexpr Value SingularMarginPerDepth = 4;
 
 // MVV/LVA: victims by value, attackers cheapest first.
 constexpr int VictimValue[PieceTypeCount] = {5000, 190, 190, 430, 1000, 460, 90};
 constexpr int AttackerOrder[PieceTypeCount] = {6, 1, 1, 3, 5, 4, 0};
-
-struct Reductions {
-    std::array<std::array<int8_t, 64>, 64> table{};
-    Reductions() {
-        for (int d = 1; d < 64; ++d)
-            for (int m = 1; m < 64; ++m) table[d][m] = int8_t(0.8 + std::log(d) * std::log(m) / 2.0);
-    }
-    int operator()(int depth, int moveCount) const { return table[std::min(depth, 63)][std::min(moveCount, 63)]; }
-};
-const Reductions LmrTable;
 
 // A victim's value for ordering; the king is never captured in legal play.
 int victimValue(Piece p) { return VictimValue[int(typeOf(p))]; }
@@ -86,6 +64,16 @@ inline void gravity(int16_t& h, int bonus) { h = int16_t(h + bonus - h * std::ab
 }  // namespace
 
 // ---------------------------------------------------------------------------
+
+void LmrTable::init(const SearchParams& params) {
+    if (params.lmrBase == base_ && params.lmrDivisor == divisor_) return;
+    base_ = params.lmrBase;
+    divisor_ = params.lmrDivisor;
+    // In hundredths: the defaults 80 and 200 give exactly 0.8 and 2.0.
+    const double base = base_ / 100.0, divisor = divisor_ / 100.0;
+    for (int d = 1; d < 64; ++d)
+        for (int m = 1; m < 64; ++m) table_[d][m] = int8_t(base + std::log(d) * std::log(m) / divisor);
+}
 
 struct RootMove {
     Move move;
@@ -152,6 +140,7 @@ private:
     int id_;
     Position pos_;
     SearchOptions options_;
+    LmrTable lmr_;          // from options_.params
     int selDepth_ = 0;
     int rootDepth_ = 0;
     int bestMoveChanges_ = 0;
@@ -314,6 +303,7 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
                      uint64_t seed) {
     pos_ = root;
     options_ = options;
+    lmr_.init(options.params);
     nodes = 0;
     completedDepth = 0;
     completedLines.clear();
@@ -379,7 +369,8 @@ void Worker::updateQuietStats(int ply, Move best, Depth depth, const Move* quiet
         killers_[ply][1] = killers_[ply][0];
         killers_[ply][0] = best;
     }
-    const int bonus = std::min(depth * depth * 8, 1600);
+    const SearchParams& params = options_.params;
+    const int bonus = std::min(depth * depth * params.historyBonusPerDepth, params.historyBonusMax);
     int16_t* cont1 = contRow(ply, 1);
     int16_t* cont2 = contRow(ply, 2);
     auto apply = [&](Move m, int b) {
@@ -443,7 +434,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
             // Hopeless captures: even winning the piece leaves us below alpha,
             // or a dearer piece takes a defended cheaper one.
             int victim = victimValue(pos_.pieceOn(m.to()));
-            if (standPat + victim + DeltaMargin <= alpha) continue;
+            if (standPat + victim + options_.params.deltaMargin <= alpha) continue;
             if (!pos_.seeGe(m, 0)) continue;
         }
         if (!pos_.isLegal(m)) continue;
@@ -510,19 +501,21 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                                                           : evaluate(pos_, options_.knowledge);
     frames_[ply].staticEval = staticEval;
     const Pruning pruning = options_.pruning;
+    const SearchParams& params = options_.params;
 
     if (!PvNode && !inCheck && pruning >= Pruning::Small) {
         // Step 5. Reverse futility: far above beta at low depth.
-        if (pruning >= Pruning::Large && depth <= ReverseFutilityDepth &&
-            staticEval - ReverseFutilityMargin * depth >= beta && !isDecisive(beta))
+        if (pruning >= Pruning::Large && depth <= params.reverseFutilityDepth &&
+            staticEval - params.reverseFutilityMargin * depth >= beta && !isDecisive(beta))
             return staticEval;
 
-        // Step 6. Null move: R = 2 or 3 by depth; never twice in a row, not
-        // with too little material (zugzwang), verified at high depth.
+        // Step 6. Null move: R = 2, 3 from depth 7 (the default params); never
+        // twice in a row, not with too little material (zugzwang), verified
+        // at high depth.
         if (depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !frames_[ply].verifying && !excluded &&
             nullMoveSafe(pos_) &&
             !isDecisive(beta)) {
-            const int R = depth >= 7 ? 3 : 2;
+            const int R = params.nullMoveBase + (depth >= params.nullMoveDeepDepth);
             frames_[ply].nullMove = true;
             frames_[ply].move = Move::null();
             frames_[ply].contSlot = -1;
@@ -533,7 +526,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (stopping()) return 0;
             if (v >= beta) {
                 if (v >= ValueDecisive) v = beta;  // no unproven mates from a null move
-                if (depth < 10) return v;
+                if (depth < params.nullMoveVerifyDepth) return v;
                 // Verification search without the null move at this node.
                 frames_[ply].verifying = true;
                 Value verified = search<false>(beta - 1, beta, depth - 1 - R, ply, cutNode);
@@ -545,7 +538,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     // Step 7. Internal iterative reduction: a PV or cut node without a TT
     // move is searched one ply shallower (its move ordering is a guess).
-    if ((PvNode || cutNode) && !ttMove && !excluded && depth >= 4) --depth;
+    if ((PvNode || cutNode) && !ttMove && !excluded && depth >= params.iirMinDepth) --depth;
 
     // Step 8. The move loop.
     const int prevSlot = frames_[ply - 1].contSlot;
@@ -570,17 +563,21 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // does not lose has been found: move-count pruning and futility.
         if (!PvNode && !inCheck && !capture && !isKiller && pruning >= Pruning::Large &&
             best > -ValueDecisive) {
-            const bool lateMove = depth <= LmpMaxDepth && moveCount > (3 + depth * depth) / (2 - improving);
+            const bool lateMove =
+                depth <= params.lmpMaxDepth && moveCount > (params.lmpBase + depth * depth) / (2 - improving);
             if (lateMove) picker.skipQuiets();  // later quiet non-checks would be pruned too
-            const bool futile = depth <= FutilityMaxDepth && staticEval + FutilityBase + FutilityPerDepth * depth <= alpha;
+            const bool futile = depth <= params.futilityMaxDepth &&
+                                staticEval + params.futilityBase + params.futilityPerDepth * depth <= alpha;
             // ...or a quiet move that hangs material by static exchange.
-            if ((lateMove || futile || (depth <= SeePruneMaxDepth && !pos_.seeGe(m, -SeeQuietMargin * depth))) &&
+            if ((lateMove || futile ||
+                 (depth <= params.seePruneMaxDepth && !pos_.seeGe(m, -params.seeQuietMargin * depth))) &&
                 !pos_.givesCheck(m))
                 continue;
         }
         // Captures that lose a lot by static exchange, at low depth.
         if (!PvNode && !inCheck && capture && pruning >= Pruning::Large && best > -ValueDecisive &&
-            depth <= SeePruneMaxDepth && !pos_.seeGe(m, -SeeCaptureMargin * depth * depth) && !pos_.givesCheck(m))
+            depth <= params.seePruneMaxDepth && !pos_.seeGe(m, -params.seeCaptureMargin * depth * depth) &&
+            !pos_.givesCheck(m))
             continue;
 
         // Singular extension: when every other move falls well short of the
@@ -588,9 +585,9 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // without it the node beats beta, cut (multi-cut); when the TT move
         // is not singular but already beats beta, search it one ply less.
         int singular = 0;
-        if (m == ttMove && depth >= SingularMinDepth && ply < 2 * rootDepth_ && hit.depth >= depth - 3 &&
+        if (m == ttMove && depth >= params.singularMinDepth && ply < 2 * rootDepth_ && hit.depth >= depth - 3 &&
             (hit.bound == Bound::Lower || hit.bound == Bound::Exact) && !isDecisive(hit.value)) {
-            const Value singularBeta = hit.value - SingularMarginPerDepth * depth;
+            const Value singularBeta = hit.value - params.singularMarginPerDepth * depth;
             frames_[ply].excluded = m;
             const Value v = search<false>(singularBeta - 1, singularBeta, (depth - 1) / 2, ply, cutNode);
             frames_[ply].excluded = Move::none();
@@ -618,7 +615,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             // Late-move reductions for quiet moves (a check one ply less).
             int r = 0;
             if (depth >= 3 && !capture && !inCheck && pruning >= Pruning::Medium) {
-                r = LmrTable(depth, moveCount);
+                r = lmr_(depth, moveCount);
                 r -= PvNode;
                 r -= isKiller;
                 r -= givesCheck;
@@ -739,7 +736,7 @@ void Worker::iterativeDeepening() {
 
         for (size_t pvIndex = 0; pvIndex < multiPV && !stopping(); ++pvIndex) {
             Value prev = rootMoves[pvIndex].previousScore;
-            Value delta = AspirationDelta;
+            Value delta = options_.params.aspirationDelta;
             Value alpha = -ValueInfinite, beta = ValueInfinite;
             if (rootDepth_ >= 4 && prev != -ValueInfinite && !isDecisive(prev)) {
                 alpha = std::max(prev - delta, -ValueInfinite);

@@ -3,6 +3,7 @@
 // extensions and a capture-only quiescence search (all evasions in check).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -18,6 +19,7 @@
 #include "chariot/eval.h"
 #include "chariot/movegen.h"
 #include "chariot/position.h"
+#include "chariot/search_params.h"
 #include "chariot/timeman.h"
 #include "chariot/tt.h"
 
@@ -52,6 +54,21 @@ struct SearchOptions {
     int multiPV = 1;
     int threads = 1;
     bool judgeChase = true;   // perpetual chase loses (false: a chasing repetition is a draw)
+    SearchParams params;      // the tunable constants (search_params.h)
+};
+
+// Late-move reductions by depth and move number (each capped at 63):
+// lmrBase/100 + ln(depth) ln(moveCount) / (lmrDivisor/100), truncated.
+class LmrTable {
+public:
+    explicit LmrTable(const SearchParams& params = {}) { init(params); }
+    // Recomputes the table when the params' base or divisor differ from the last ones.
+    void init(const SearchParams& params);
+    int operator()(int depth, int moveCount) const { return table_[std::min(depth, 63)][std::min(moveCount, 63)]; }
+
+private:
+    std::array<std::array<int8_t, 64>, 64> table_{};
+    int base_ = 0, divisor_ = 0;  // of the table computed (divisor 0: none yet)
 };
 
 // One line of output after an iteration (or a new best move at the root).

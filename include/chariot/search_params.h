@@ -1,0 +1,84 @@
+// The search's tunable constants as one structure. Every field starts at the
+// shipped value; the searcher reads them from its SearchOptions. Builds
+// configured with -DCHARIOT_TUNABLE=ON expose each entry of SearchParamTable
+// as a spin option (engine.cpp), so that an SPSA tuner can set them; default
+// builds have no such options and always search with these defaults.
+#pragma once
+
+namespace chariot {
+
+// Internal units: a pawn before the river is about 100. Depths in plies.
+struct SearchParams {
+    int aspirationDelta = 36;         // first half-width of the root window
+    int reverseFutilityMargin = 95;   // per ply of depth
+    int reverseFutilityDepth = 6;     // at most this depth
+    int nullMoveBase = 2;             // null-move reduction R...
+    int nullMoveDeepDepth = 7;        // ...plus one from this depth on
+    int nullMoveVerifyDepth = 10;     // a null-move cutoff is verified from this depth on
+    int deltaMargin = 180;            // quiescence delta pruning
+    int lmpMaxDepth = 8;              // late-move (move-count) pruning up to this depth,
+    int lmpBase = 3;                  // after (lmpBase + depth^2) / (2 - improving) moves
+    int futilityMaxDepth = 6;
+    int futilityBase = 120;           // futility margin: base + perDepth * depth
+    int futilityPerDepth = 90;
+    int seePruneMaxDepth = 7;
+    int seeQuietMargin = 60;          // per ply of depth
+    int seeCaptureMargin = 25;        // per ply of depth, squared
+    int singularMinDepth = 8;
+    int singularMarginPerDepth = 4;
+    int lmrBase = 80;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
+    int lmrDivisor = 200;
+    int historyBonusPerDepth = 8;     // history bonus: min(depth^2 * perDepth, max)
+    int historyBonusMax = 1600;
+    int iirMinDepth = 4;              // internal iterative reduction from this depth on
+};
+
+// One tunable: its spin option's name (the UCI spelling; the UCCI name is the
+// same in lower case), the field, and the range the option accepts.
+struct SearchParamInfo {
+    const char* name;
+    int SearchParams::*member;
+    int min, max;
+};
+
+inline constexpr SearchParamInfo SearchParamTable[] = {
+    {"AspirationDelta", &SearchParams::aspirationDelta, 5, 200},
+    {"ReverseFutilityMargin", &SearchParams::reverseFutilityMargin, 0, 400},
+    {"ReverseFutilityDepth", &SearchParams::reverseFutilityDepth, 0, 16},
+    {"NullMoveBase", &SearchParams::nullMoveBase, 1, 6},
+    {"NullMoveDeepDepth", &SearchParams::nullMoveDeepDepth, 2, 30},
+    {"NullMoveVerifyDepth", &SearchParams::nullMoveVerifyDepth, 2, 40},
+    {"DeltaMargin", &SearchParams::deltaMargin, 0, 1000},
+    {"LmpMaxDepth", &SearchParams::lmpMaxDepth, 0, 20},
+    {"LmpBase", &SearchParams::lmpBase, 0, 30},
+    {"FutilityMaxDepth", &SearchParams::futilityMaxDepth, 0, 16},
+    {"FutilityBase", &SearchParams::futilityBase, 0, 500},
+    {"FutilityPerDepth", &SearchParams::futilityPerDepth, 0, 400},
+    {"SeePruneMaxDepth", &SearchParams::seePruneMaxDepth, 0, 16},
+    {"SeeQuietMargin", &SearchParams::seeQuietMargin, 0, 300},
+    {"SeeCaptureMargin", &SearchParams::seeCaptureMargin, 0, 200},
+    {"SingularMinDepth", &SearchParams::singularMinDepth, 4, 30},
+    {"SingularMarginPerDepth", &SearchParams::singularMarginPerDepth, 0, 50},
+    {"LmrBase", &SearchParams::lmrBase, 0, 300},
+    {"LmrDivisor", &SearchParams::lmrDivisor, 50, 600},
+    {"HistoryBonusPerDepth", &SearchParams::historyBonusPerDepth, 1, 64},
+    {"HistoryBonusMax", &SearchParams::historyBonusMax, 100, 8000},
+    {"IirMinDepth", &SearchParams::iirMinDepth, 2, 30},
+};
+
+// Every field has exactly one entry, and every default lies in its range.
+constexpr bool searchParamTableValid() {
+    const SearchParams defaults;
+    constexpr int count = int(sizeof(SearchParamTable) / sizeof(SearchParamInfo));
+    if (sizeof(SearchParams) != count * sizeof(int)) return false;
+    for (int i = 0; i < count; ++i) {
+        const SearchParamInfo& p = SearchParamTable[i];
+        if (p.min > p.max || defaults.*(p.member) < p.min || defaults.*(p.member) > p.max) return false;
+        for (int j = 0; j < i; ++j)
+            if (SearchParamTable[j].member == p.member) return false;
+    }
+    return true;
+}
+static_assert(searchParamTableValid(), "SearchParamTable: one entry per field, each default within its range");
+
+}  // namespace chariot
