@@ -82,7 +82,7 @@ TEST_CASE("a search with SearchParams{} is the engine's default search", "[searc
     CHECK(direct.score == viaEngine.score);
 }
 
-TEST_CASE("every search constant changes the search", "[search][params]") {
+TEST_CASE("every search constant changes the search", "[search][params][slow]") {
     const uint64_t shipped = nodesWith(SearchParams{});
     REQUIRE(shipped == nodesWith(SearchParams{}));  // deterministic, so a difference below is the param's
     for (const SearchParamInfo& p : SearchParamTable) {
