@@ -21,7 +21,7 @@ namespace {
 // A bench middlegame: rooks, cannons and horses on both sides, so checks,
 // captures and quiet moves all occur in the tree.
 constexpr const char* Middlegame = "r1bakab2/9/1cn3n2/p1p1p1p1p/7r1/1C7/P1P1P1PcP/2N1C1N2/7R1/2BAKABR1 b - - 13 7";
-constexpr int Depth = 11;
+constexpr int Depth = 9;
 
 uint64_t nodesWith(const SearchParams& params, int depth = Depth) {
     Engine engine;
