@@ -1,7 +1,6 @@
 #include "chariot/engine.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 
@@ -201,9 +200,7 @@ void Engine::declareOptions() {
     // option (UCI name as in the table, UCCI name in lower case) for SPSA.
     const SearchParams defaults;
     for (const SearchParamInfo& p : SearchParamTable) {
-        std::string ucciName = p.name;
-        for (char& c : ucciName) c = char(std::tolower(static_cast<unsigned char>(c)));
-        options_.add(spinOption(std::move(ucciName), p.name, defaults.*(p.member), p.min, p.max,
+        options_.add(spinOption(asciiLower(p.name), p.name, defaults.*(p.member), p.min, p.max,
                                 "search constant (tuning builds only; search_params.h)",
                                 [this, member = p.member](const OptionValue& v) {
                                     searchOptions_.params.*member = int(v.spin);

@@ -8,13 +8,13 @@
 
 namespace chariot {
 
-namespace {
-
-std::string lower(std::string_view s) {
+std::string asciiLower(std::string_view s) {
     std::string out(s);
     for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
+
+namespace {
 
 // Names match across dialects: case, spaces and underscores do not matter
 // ("Move Overhead", "move_overhead" and "moveoverhead" are one option).
@@ -59,7 +59,7 @@ std::optional<int64_t> parseInteger(std::string_view text, int64_t lo, int64_t h
 }
 
 std::optional<bool> parseBoolean(std::string_view text) {
-    const std::string v = lower(text);
+    const std::string v = asciiLower(text);
     if (v == "true" || v == "on" || v == "1" || v == "yes") return true;
     if (v == "false" || v == "off" || v == "0" || v == "no") return false;
     return std::nullopt;
@@ -164,7 +164,7 @@ OptionRegistry::SetResult OptionRegistry::set(std::string_view rawName, std::str
             break;
         }
         case OptionType::Combo: {
-            const std::string l = lower(value);
+            const std::string l = asciiLower(value);
             auto it = std::find(o->vars.begin(), o->vars.end(), l);
             if (it == o->vars.end()) {
                 std::string list;
@@ -176,7 +176,7 @@ OptionRegistry::SetResult OptionRegistry::set(std::string_view rawName, std::str
             break;
         }
         case OptionType::String:
-            v.text = lower(value) == "<empty>" ? std::string() : value;
+            v.text = asciiLower(value) == "<empty>" ? std::string() : value;
             o->current = v.text;
             break;
         case OptionType::Button:

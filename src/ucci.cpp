@@ -18,11 +18,6 @@ constexpr std::string_view EngineName = "Chariot";
 constexpr std::string_view EngineVersion = "0.1";
 constexpr std::string_view EngineAuthor = "the Chariot developers";
 
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 std::vector<std::string> tokenize(const std::string& line) {
     std::vector<std::string> tokens;
     size_t i = 0;
@@ -201,7 +196,7 @@ bool Protocol::drainDeferred() {
 }
 
 void Protocol::handleWhileSearching(const std::vector<std::string>& tokens, const std::string& line, bool truncated) {
-    const std::string cmd = tokens.empty() ? "" : lower(tokens[0]);
+    const std::string cmd = tokens.empty() ? "" : asciiLower(tokens[0]);
     if (cmd == "isready") {
         say("readyok");
         return;
@@ -220,7 +215,7 @@ void Protocol::handleWhileSearching(const std::vector<std::string>& tokens, cons
             engine_.stop();
             return;
         } else if (cmd == "ponderhit") {
-            engine_.ponderhit(tokens.size() > 1 && lower(tokens[1]) == "draw");
+            engine_.ponderhit(tokens.size() > 1 && asciiLower(tokens[1]) == "draw");
             return;
         } else if (cmd == "probe" && !batch_) {
             cmdProbe(tokens);
@@ -238,7 +233,7 @@ bool Protocol::handle(const std::string& line, bool truncated) {
         return true;
     }
     if (tokens.empty()) return true;
-    const std::string cmd = lower(tokens[0]);
+    const std::string cmd = asciiLower(tokens[0]);
 
     if (cmd == "ucci") {
         cmdHandshake(Dialect::Ucci);
@@ -314,10 +309,10 @@ void Protocol::cmdHandshake(Dialect d) {
 void Protocol::cmdSetOption(const std::vector<std::string>& tokens) {
     std::string name, value;
     // UCI: setoption name <id words> [value <x words>]; UCCI: setoption <name> [<value words>].
-    if (tokens.size() >= 2 && lower(tokens[1]) == "name") {
+    if (tokens.size() >= 2 && asciiLower(tokens[1]) == "name") {
         size_t valueAt = tokens.size();
         for (size_t i = 2; i < tokens.size(); ++i)
-            if (lower(tokens[i]) == "value") {
+            if (asciiLower(tokens[i]) == "value") {
                 valueAt = i;
                 break;
             }
@@ -332,7 +327,7 @@ void Protocol::cmdSetOption(const std::vector<std::string>& tokens) {
         return;
     }
     // `setoption ucinewgame` and `clearhash`: old spellings of newgame.
-    const std::string l = lower(name);
+    const std::string l = asciiLower(name);
     if (l == "ucinewgame" || l == "clearhash") name = "newgame";
     for (const auto& message : engine_.setOption(name, value).messages) info(message);
 }
@@ -342,10 +337,10 @@ void Protocol::cmdPosition(const std::vector<std::string>& tokens, size_t first)
         info("position needs 'startpos' or 'fen <FEN>'");
         return;
     }
-    const std::string kind = lower(tokens[first]);
+    const std::string kind = asciiLower(tokens[first]);
     size_t movesAt = tokens.size();
     for (size_t i = first + 1; i < tokens.size(); ++i)
-        if (lower(tokens[i]) == "moves") {
+        if (asciiLower(tokens[i]) == "moves") {
             movesAt = i;
             break;
         }
@@ -398,7 +393,7 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
     bool malformed = false;  // a limit was given without a usable number
     constexpr int64_t Big = int64_t(1) << 40;
     for (size_t i = 1; i < tokens.size(); ++i) {
-        const std::string key = lower(tokens[i]);
+        const std::string key = asciiLower(tokens[i]);
         auto number = [&](int64_t lo, int64_t hi) -> std::optional<int64_t> {
             if (i + 1 >= tokens.size()) {
                 info(fmt::format("go: '{}' needs a number", key));
@@ -408,7 +403,7 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
             const std::string& arg = tokens[i + 1];
             auto n = parseInteger(arg, lo, hi);
             if (!n) {
-                std::string a = lower(arg);
+                std::string a = asciiLower(arg);
                 if (key == "depth" && a == "infinite") {
                     ++i;
                     limits.infinite = true;
@@ -591,11 +586,11 @@ void Protocol::cmdProbe(const std::vector<std::string>& tokens) {
     if (tokens.size() > 1) {
         size_t movesAt = tokens.size();
         for (size_t i = 1; i < tokens.size(); ++i)
-            if (lower(tokens[i]) == "moves") {
+            if (asciiLower(tokens[i]) == "moves") {
                 movesAt = i;
                 break;
             }
-        std::string kind = lower(tokens[1]);
+        std::string kind = asciiLower(tokens[1]);
         std::string base = kind == "startpos" ? "startpos" : joinTokens(tokens, 2, movesAt);
         std::vector<std::string> moves(tokens.begin() + long(std::min(movesAt + 1, tokens.size())), tokens.end());
         if (kind != "startpos" && kind != "fen") {

@@ -13,6 +13,9 @@
 
 namespace chariot {
 
+// ASCII lower case: option names and the protocol's words ignore case.
+std::string asciiLower(std::string_view s);
+
 enum class OptionType : uint8_t { Check, Spin, Combo, String, Button };
 
 struct OptionValue {
