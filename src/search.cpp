@@ -370,7 +370,7 @@ void Worker::updateQuietStats(int ply, Move best, Depth depth, const Move* quiet
         killers_[ply][0] = best;
     }
     const SearchParams& params = options_.params;
-    const int bonus = std::min(depth * depth * params.historyBonusPerDepth, params.historyBonusMax);
+    const int bonus = std::min(depth * params.historyBonusPerDepth, params.historyBonusMax);
     int16_t* cont1 = contRow(ply, 1);
     int16_t* cont2 = contRow(ply, 2);
     auto apply = [&](Move m, int b) {

@@ -28,7 +28,7 @@ struct SearchParams {
     int singularMarginPerDepth = 4;
     int lmrBase = 80;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
     int lmrDivisor = 200;
-    int historyBonusPerDepth = 8;     // history bonus: min(depth^2 * perDepth, max)
+    int historyBonusPerDepth = 140;   // history bonus: min(depth * perDepth, max)
     int historyBonusMax = 1600;
     int iirMinDepth = 4;              // internal iterative reduction from this depth on
 };
@@ -61,7 +61,7 @@ inline constexpr SearchParamInfo SearchParamTable[] = {
     {"SingularMarginPerDepth", &SearchParams::singularMarginPerDepth, 0, 50},
     {"LmrBase", &SearchParams::lmrBase, 0, 300},
     {"LmrDivisor", &SearchParams::lmrDivisor, 50, 600},
-    {"HistoryBonusPerDepth", &SearchParams::historyBonusPerDepth, 1, 64},
+    {"HistoryBonusPerDepth", &SearchParams::historyBonusPerDepth, 1, 1000},
     {"HistoryBonusMax", &SearchParams::historyBonusMax, 100, 8000},
     {"IirMinDepth", &SearchParams::iirMinDepth, 2, 30},
 };
