@@ -110,7 +110,6 @@ private:
         Value staticEval = 0;
         Move move;
         bool nullMove = false;   // the move made from this frame is a null move
-        bool verifying = false;  // a null-move verification search runs here
         int contSlot = -1;       // continuation slot of the move made here (-1: none/null)
         Move excluded;           // singular-extension search: this move is left out
     };
@@ -143,6 +142,10 @@ private:
     LmrTable lmr_;          // from options_.params
     int selDepth_ = 0;
     int rootDepth_ = 0;
+    // During a null-move verification search the verifying side plays no
+    // null move before this ply (0: no verification running).
+    int nullMoveMinPly_ = 0;
+    Color nullMoveColor_ = Color::Red;
     int bestMoveChanges_ = 0;
     int64_t nextProgressMs_ = 1000;
     Frame frames_[MaxPly + 4];
@@ -308,6 +311,7 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
     completedDepth = 0;
     completedLines.clear();
     rootDepth_ = 0;
+    nullMoveMinPly_ = 0;
     nextProgressMs_ = 1000;
     rootMoves.clear();
     std::mt19937_64 rng(seed);
@@ -512,7 +516,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // Step 6. Null move: R = 2, 3 from depth 7 (the default params); never
         // twice in a row, not with too little material (zugzwang), verified
         // at high depth.
-        if (depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !frames_[ply].verifying && !excluded &&
+        if (depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !excluded &&
+            (ply >= nullMoveMinPly_ || pos_.sideToMove() != nullMoveColor_) &&
             nullMoveSafe(pos_) &&
             !isDecisive(beta)) {
             const int R = params.nullMoveBase + (depth >= params.nullMoveDeepDepth);
@@ -526,11 +531,14 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (stopping()) return 0;
             if (v >= beta) {
                 if (v >= ValueDecisive) v = beta;  // no unproven mates from a null move
-                if (depth < params.nullMoveVerifyDepth) return v;
-                // Verification search without the null move at this node.
-                frames_[ply].verifying = true;
-                Value verified = search<false>(beta - 1, beta, depth - 1 - R, ply, cutNode);
-                frames_[ply].verifying = false;
+                if (nullMoveMinPly_ || depth < params.nullMoveVerifyDepth) return v;
+                // Verification search (never nested): this side plays no null
+                // move for the first three quarters of the reduced depth.
+                nullMoveMinPly_ = ply + 3 * (depth - 1 - R) / 4;
+                nullMoveColor_ = pos_.sideToMove();
+                Value verified = search<false>(beta - 1, beta, depth - 1 - R, ply, false);
+                nullMoveMinPly_ = 0;
+                if (stopping()) return 0;
                 if (verified >= beta) return v;
             }
         }

@@ -14,7 +14,7 @@ struct SearchParams {
     int reverseFutilityDepth = 6;     // at most this depth
     int nullMoveBase = 2;             // null-move reduction R...
     int nullMoveDeepDepth = 7;        // ...plus one from this depth on
-    int nullMoveVerifyDepth = 10;     // a null-move cutoff is verified from this depth on
+    int nullMoveVerifyDepth = 14;     // a null-move cutoff is verified from this depth on
     int deltaMargin = 180;            // quiescence delta pruning
     int lmpMaxDepth = 8;              // late-move (move-count) pruning up to this depth,
     int lmpBase = 3;                  // after (lmpBase + depth^2) / (2 - improving) moves
