@@ -24,8 +24,8 @@ struct SearchParams {
     int seePruneMaxDepth = 7;
     int seeQuietMargin = 60;          // per ply of depth
     int seeCaptureMargin = 25;        // per ply of depth, squared
-    int singularMinDepth = 8;
-    int singularMarginPerDepth = 4;
+    int singularMinDepth = 6;
+    int singularMarginPerDepth = 2;
     int lmrBase = 80;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
     int lmrDivisor = 200;
     int historyBonusPerDepth = 140;   // history bonus: min(depth * perDepth, max)
