@@ -112,6 +112,7 @@ private:
         bool nullMove = false;   // the move made from this frame is a null move
         int contSlot = -1;       // continuation slot of the move made here (-1: none/null)
         Move excluded;           // singular-extension search: this move is left out
+        bool ttPv = false;       // this node is or once was on a principal variation
     };
 
     template <bool PvNode>
@@ -324,6 +325,7 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
         rootMoves.push_back(rm);
     }
     for (auto& f : frames_) f = Frame{};
+    frames_[0].ttPv = true;  // the root is always on the PV
 }
 
 bool Worker::checkStop() {
@@ -410,6 +412,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
         ((hit.bound == Bound::Lower && hit.value >= beta) || (hit.bound == Bound::Upper && hit.value <= alpha) ||
          hit.bound == Bound::Exact))
         return hit.value;
+    const bool ttPv = PvNode || (ttHit && hit.isPv);
 
     Value best, standPat = -ValueInfinite;
     bool exactEval = true;  // standPat is the full evaluation, not a lazy bound
@@ -421,7 +424,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
                                                    : evaluateLazy(pos_, alpha, beta, options_.knowledge, exactEval);
         storedEval = exactEval ? standPat : EvalUnknown;
         if (standPat >= beta) {
-            if (!ttHit) tt.store(pos_.key(), ply, Move::none(), standPat, storedEval, -1, Bound::Lower);
+            if (!ttHit) tt.store(pos_.key(), ply, Move::none(), standPat, storedEval, -1, Bound::Lower, ttPv);
             return standPat;
         }
         alpha = std::max(alpha, standPat);
@@ -462,7 +465,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     if (inCheck && legalMoves == 0) return matedIn(ply);  // mated (stalemate is a loss too)
 
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
-    tt.store(pos_.key(), ply, bestMove, best, storedEval, 0, bound);
+    tt.store(pos_.key(), ply, bestMove, best, storedEval, 0, bound, ttPv);
     return best;
 }
 
@@ -498,6 +501,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         ((hit.bound == Bound::Lower && hit.value >= beta) || (hit.bound == Bound::Upper && hit.value <= alpha) ||
          hit.bound == Bound::Exact))
         return hit.value;
+    // A node once on a PV is likely to be on one again: it is pruned and
+    // reduced less, and its entries keep the flag.
+    const bool ttPv = PvNode || (ttHit && hit.isPv);
+    // A singular search runs in its node's frame with a null window: the
+    // frame keeps the node's own flag (a PV node's) for its children.
+    if (!excluded) frames_[ply].ttPv = ttPv;
 
     // Step 4. Static evaluation.
     Value staticEval = inCheck                              ? -ValueInfinite
@@ -509,7 +518,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     if (!PvNode && !inCheck && pruning >= Pruning::Small) {
         // Step 5. Reverse futility: far above beta at low depth.
-        if (pruning >= Pruning::Large && depth <= params.reverseFutilityDepth &&
+        if (pruning >= Pruning::Large && !ttPv && depth <= params.reverseFutilityDepth &&
             staticEval - params.reverseFutilityMargin * depth >= beta && !isDecisive(beta))
             return staticEval;
 
@@ -625,6 +634,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (depth >= 3 && !capture && !inCheck && pruning >= Pruning::Medium) {
                 r = lmr_(depth, moveCount);
                 r -= PvNode;
+                r -= ttPv && !PvNode;
                 r -= isKiller;
                 r -= givesCheck;
                 r += cutNode;
@@ -657,7 +667,11 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     if (best >= beta && pos_.isEmpty(bestMove.to()))
         updateQuietStats(ply, bestMove, depth, quiets.moves, quiets.size);
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
-    if (!excluded) tt.store(pos_.key(), ply, bestMove ? bestMove : bestSeen, best, inCheck ? 0 : staticEval, depth, bound);
+    // A deep fail-low under a PV parent is a likely PV alternative: it joins the PV nodes.
+    const bool storePv = ttPv || (best <= oldAlpha && depth > 3 && ply >= 1 && frames_[ply - 1].ttPv);
+    if (!excluded)
+        tt.store(pos_.key(), ply, bestMove ? bestMove : bestSeen, best, inCheck ? 0 : staticEval, depth, bound,
+                 storePv);
     return best;
 }
 
@@ -786,7 +800,7 @@ void Worker::iterativeDeepening() {
         // `probe` and for the next search from this position.
         if (!isBanScore(rootMoves[0].score))
             shared_.tt.store(pos_.key(), 0, rootMoves[0].move, rootMoves[0].score,
-                             pos_.inCheck() ? 0 : evaluate(pos_, options_.knowledge), rootDepth_, Bound::Exact);
+                             pos_.inCheck() ? 0 : evaluate(pos_, options_.knowledge), rootDepth_, Bound::Exact, true);
 
         report(rootDepth_, multiPV);
         if (multiPV > 1) {

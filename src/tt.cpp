@@ -20,7 +20,7 @@ namespace {
 // Tables up to this size are cleared by zero-filling (a few milliseconds).
 constexpr size_t SmallTableBytes = size_t(64) << 20;
 
-// data layout: move 16 | value 16 | eval 16 | depth 8 | generation 6 + bound 2
+// data layout: move 16 | value 16 | eval 16 | depth 8 | generation 5 + isPv 1 + bound 2
 constexpr int DepthOffset = 8;  // quiescence stores depth 0 or below
 
 uint64_t pack(Move move, Value value, Value eval, Depth depth, uint8_t genBound) {
@@ -192,7 +192,8 @@ bool TranspositionTable::probe(uint64_t key, int ply, TTHit& hit) const {
         uint64_t data = loadWord(e.data);
         if ((loadWord(e.check) ^ data) != key || data == 0) continue;
         hit.move = moveOf(data);
-        hit.bound = Bound(genBoundOf(data) & 3);
+        hit.bound = Bound(genBoundOf(data) & BoundMask);
+        hit.isPv = genBoundOf(data) & PvFlag;
         hit.value = fromTT(valueOf(data), ply);
         hit.eval = evalOf(data);
         hit.depth = depth8Of(data) - DepthOffset;
@@ -201,7 +202,8 @@ bool TranspositionTable::probe(uint64_t key, int ply, TTHit& hit) const {
     return false;
 }
 
-void TranspositionTable::store(uint64_t key, int ply, Move move, Value value, Value eval, Depth depth, Bound bound) {
+void TranspositionTable::store(uint64_t key, int ply, Move move, Value value, Value eval, Depth depth, Bound bound,
+                               bool isPv) {
     // Read first: after the first store the line stays shared between threads.
     if (!written_.load(std::memory_order_relaxed)) written_.store(true, std::memory_order_relaxed);
     // Repetition verdicts depend on the path, not the position: keep the move,
@@ -219,7 +221,7 @@ void TranspositionTable::store(uint64_t key, int ply, Move move, Value value, Va
             // Same position: keep a known move, and keep a deeper result of
             // this search unless the new one is exact.
             if (move.isNone()) move = moveOf(data);
-            if (bound != Bound::Exact && (genBoundOf(data) & 0xFC) == generation_ &&
+            if (bound != Bound::Exact && (genBoundOf(data) & GenerationMask) == generation_ &&
                 depth + DepthOffset < depth8Of(data) - 2) {
                 if (moveOf(data) != move) {
                     uint64_t updated = (data & ~uint64_t(0xFFFF)) | move.raw();
@@ -238,7 +240,9 @@ void TranspositionTable::store(uint64_t key, int ply, Move move, Value value, Va
         Entry* worst = nullptr;
         for (int i = 0; i < 3; ++i) {
             uint64_t data = loadWord(bucket.entries[i].data);
-            int age = ((generation_ - (genBoundOf(data) & 0xFC)) & 0xFC) / 4;
+            // Searches since the entry was written, modulo 32: the masked
+            // difference stays right when the generation has wrapped.
+            const int age = ((generation_ - (genBoundOf(data) & GenerationMask)) & GenerationMask) / GenerationStep;
             int worth = data == 0 ? -1000 : depth8Of(data) - 8 * age;
             if (worth < worstWorth) {
                 worstWorth = worth;
@@ -247,8 +251,9 @@ void TranspositionTable::store(uint64_t key, int ply, Move move, Value value, Va
         }
         slot = depth + DepthOffset >= worstWorth ? worst : &bucket.entries[3];
     }
-    uint64_t data = pack(move, toTT(value, ply), eval, depth, uint8_t(generation_ | uint8_t(bound)));
-    if (data == 0) data = pack(move, 0, 1, depth, uint8_t(generation_ | uint8_t(bound)));  // 0 means empty
+    const uint8_t genBound = uint8_t(generation_ | (isPv ? PvFlag : 0) | uint8_t(bound));
+    uint64_t data = pack(move, toTT(value, ply), eval, depth, genBound);
+    if (data == 0) data = pack(move, 0, 1, depth, genBound);  // 0 means empty
     storeWord(slot->data, data);
     storeWord(slot->check, key ^ data);
 }
@@ -259,7 +264,7 @@ int TranspositionTable::hashfull() const {
     for (size_t i = 0; i < samples; ++i)
         for (const Entry& e : buckets_[i].entries) {
             uint64_t data = loadWord(e.data);
-            used += data != 0 && (genBoundOf(data) & 0xFC) == generation_;
+            used += data != 0 && (genBoundOf(data) & GenerationMask) == generation_;
         }
     return int(used * 1000 / (samples * 4));
 }

@@ -18,7 +18,7 @@ TEST_CASE("TT stores and finds entries", "[tt]") {
     TTHit hit;
     CHECK_FALSE(tt.probe(0x123456789ULL, 0, hit));
     Move m = Move::parse("h2e2");
-    tt.store(0x123456789ULL, 0, m, 57, 40, 7, Bound::Exact);
+    tt.store(0x123456789ULL, 0, m, 57, 40, 7, Bound::Exact, false);
     REQUIRE(tt.probe(0x123456789ULL, 0, hit));
     CHECK(hit.move == m);
     CHECK(hit.value == 57);
@@ -32,10 +32,10 @@ TEST_CASE("TT adjusts mate scores by ply", "[tt]") {
     TranspositionTable tt(1);
     TTHit hit;
     // Mate in 5 plies seen from ply 3 is mate in 2 plies from the stored node.
-    tt.store(42, 3, Move::none(), mateIn(5), 0, 4, Bound::Lower);
+    tt.store(42, 3, Move::none(), mateIn(5), 0, 4, Bound::Lower, false);
     REQUIRE(tt.probe(42, 1, hit));
     CHECK(hit.value == mateIn(3));
-    tt.store(43, 2, Move::none(), matedIn(6), 0, 4, Bound::Upper);
+    tt.store(43, 2, Move::none(), matedIn(6), 0, 4, Bound::Upper, false);
     REQUIRE(tt.probe(43, 4, hit));
     CHECK(hit.value == matedIn(8));
 }
@@ -44,7 +44,7 @@ TEST_CASE("TT keeps the move but never the score of a repetition verdict", "[tt]
     TranspositionTable tt(1);
     TTHit hit;
     Move m = Move::parse("b0c2");
-    tt.store(99, 2, m, ValueBan - 5, 10, 6, Bound::Exact);
+    tt.store(99, 2, m, ValueBan - 5, 10, 6, Bound::Exact, false);
     REQUIRE(tt.probe(99, 2, hit));
     CHECK(hit.move == m);
     CHECK(hit.bound == Bound::None);
@@ -54,8 +54,8 @@ TEST_CASE("TT keeps a known move when a later store has none", "[tt]") {
     TranspositionTable tt(1);
     TTHit hit;
     Move m = Move::parse("c3c4");
-    tt.store(7, 0, m, 10, 10, 5, Bound::Lower);
-    tt.store(7, 0, Move::none(), -20, 10, 6, Bound::Upper);
+    tt.store(7, 0, m, 10, 10, 5, Bound::Lower, false);
+    tt.store(7, 0, Move::none(), -20, 10, 6, Bound::Upper, false);
     REQUIRE(tt.probe(7, 0, hit));
     CHECK(hit.move == m);
     CHECK(hit.value == -20);
@@ -66,22 +66,83 @@ TEST_CASE("TT replacement keeps deep entries and always stores the newest", "[tt
     const size_t buckets = (size_t(1) << 20) / 64;
     TTHit hit;
     // Five keys in one bucket: three deep ones, then two shallow ones.
-    for (uint64_t i = 1; i <= 3; ++i) tt.store(i * buckets, 0, Move::none(), 1, 1, 20, Bound::Exact);
-    tt.store(4 * buckets, 0, Move::none(), 1, 1, 1, Bound::Exact);
-    tt.store(5 * buckets, 0, Move::none(), 1, 1, 1, Bound::Exact);
+    for (uint64_t i = 1; i <= 3; ++i) tt.store(i * buckets, 0, Move::none(), 1, 1, 20, Bound::Exact, false);
+    tt.store(4 * buckets, 0, Move::none(), 1, 1, 1, Bound::Exact, false);
+    tt.store(5 * buckets, 0, Move::none(), 1, 1, 1, Bound::Exact, false);
     for (uint64_t i = 1; i <= 3; ++i) CHECK(tt.probe(i * buckets, 0, hit));
     CHECK(tt.probe(5 * buckets, 0, hit));
     CHECK_FALSE(tt.probe(4 * buckets, 0, hit));
 }
 
+TEST_CASE("TT keeps the PV flag of each entry", "[tt]") {
+    TranspositionTable tt(1);
+    TTHit hit;
+    const Move m = Move::parse("h2e2");
+    for (Bound bound : {Bound::Upper, Bound::Lower, Bound::Exact}) {
+        INFO("bound " << int(bound));
+        tt.store(11, 0, m, 30, 20, 6, bound, true);
+        tt.store(12, 0, m, -30, 20, 6, bound, false);
+        REQUIRE(tt.probe(11, 0, hit));
+        CHECK(hit.isPv);
+        CHECK(hit.bound == bound);  // the flag and the bound share a byte
+        CHECK(hit.depth == 6);
+        REQUIRE(tt.probe(12, 0, hit));
+        CHECK_FALSE(hit.isPv);
+        CHECK(hit.bound == bound);
+        CHECK(hit.value == -30);
+    }
+    // The flag survives the next search (it does not count as generation).
+    tt.newSearch();
+    REQUIRE(tt.probe(11, 0, hit));
+    CHECK(hit.isPv);
+    // A newer store of the same position replaces it.
+    tt.store(11, 0, m, 30, 20, 7, Bound::Exact, false);
+    REQUIRE(tt.probe(11, 0, hit));
+    CHECK_FALSE(hit.isPv);
+}
+
+TEST_CASE("TT ages entries across generation wraparound", "[tt]") {
+    const size_t buckets = (size_t(1) << 20) / 64;
+    // The generation has 5 bits: after 33 or 40 more searches an entry is 1
+    // or 8 searches old, whether or not the counter passed zero in between
+    // (30 searches first: it wraps), and whatever its PV flag.
+    for (int before : {0, 30}) {
+        for (int searches : {33, 40}) {
+            for (bool oldPv : {false, true}) {
+                INFO("before " << before << ", searches " << searches << ", old entries PV " << oldPv);
+                TranspositionTable tt(1);
+                TTHit hit;
+                for (int i = 0; i < before; ++i) tt.newSearch();
+                // Two depth-10 entries from the old search in one bucket...
+                tt.store(1 * buckets, 0, Move::none(), 1, 1, 10, Bound::Exact, oldPv);
+                tt.store(2 * buckets, 0, Move::none(), 1, 1, 10, Bound::Exact, oldPv);
+                for (int i = 0; i < searches; ++i) tt.newSearch();
+                // ...one of the same depth from this search...
+                tt.store(3 * buckets, 0, Move::none(), 1, 1, 10, Bound::Exact, false);
+                // ...and a shallower one of this search, which is worth more
+                // than an aged deep entry: it replaces the first old one
+                // (unaged, that would stay, and slot 3 would take the new one).
+                tt.store(4 * buckets, 0, Move::none(), 1, 1, 5, Bound::Exact, false);
+                CHECK_FALSE(tt.probe(1 * buckets, 0, hit));
+                CHECK(tt.probe(2 * buckets, 0, hit));
+                CHECK(tt.probe(3 * buckets, 0, hit));
+                CHECK(tt.probe(4 * buckets, 0, hit));
+                // Only this search's two entries count as written now (each
+                // of the 1000 sampled entries of a 1 MB table is one per mille).
+                CHECK(tt.hashfull() == 2);
+            }
+        }
+    }
+}
+
 TEST_CASE("TT resize clamps, rounds and clears", "[tt]") {
     TranspositionTable tt(1);
-    tt.store(5, 0, Move::none(), 3, 3, 3, Bound::Exact);
+    tt.store(5, 0, Move::none(), 3, 3, 3, Bound::Exact, false);
     CHECK(tt.resize(3) == 2);
     TTHit hit;
     CHECK_FALSE(tt.probe(5, 0, hit));
     CHECK(tt.resize(0) == TranspositionTable::MinMB);
-    tt.store(5, 0, Move::none(), 3, 3, 3, Bound::Exact);
+    tt.store(5, 0, Move::none(), 3, 3, 3, Bound::Exact, false);
     CHECK(tt.hashfull() >= 0);
     tt.clear();
     CHECK_FALSE(tt.probe(5, 0, hit));
@@ -105,7 +166,7 @@ double millis(std::chrono::steady_clock::duration d) { return std::chrono::durat
 
 TEST_CASE("a large table is empty at once and works", "[tt]") {
     TranspositionTable tt(1);
-    tt.store(5, 0, Move::none(), 3, 3, 3, Bound::Exact);
+    tt.store(5, 0, Move::none(), 3, 3, 3, Bound::Exact, false);
     const auto t0 = std::chrono::steady_clock::now();
     const size_t mb = tt.resize(1024);  // less on a small machine (clamped)
     const auto elapsed = std::chrono::steady_clock::now() - t0;
@@ -123,7 +184,7 @@ TEST_CASE("a large table is empty at once and works", "[tt]") {
     for (uint64_t k : keys) found += tt.probe(k, 0, hit);
     CHECK(found == 0);
     Move m = Move::parse("h2e2");
-    for (size_t i = 0; i < keys.size(); ++i) tt.store(keys[i], 0, m, Value(i % 1000), 7, 9, Bound::Lower);
+    for (size_t i = 0; i < keys.size(); ++i) tt.store(keys[i], 0, m, Value(i % 1000), 7, 9, Bound::Lower, false);
     for (size_t i = 0; i < keys.size(); ++i) {
         INFO("key " << i);
         REQUIRE(tt.probe(keys[i], 0, hit));
@@ -142,8 +203,8 @@ TEST_CASE("clear empties a used table, small or large", "[tt]") {
         const auto keys = spreadKeys(mb, 128);
         Move m = Move::parse("b0c2");
         tt.newSearch();
-        for (uint64_t k : keys) tt.store(k, 0, m, 11, 11, 5, Bound::Exact);
-        for (size_t i = 0; i < 250; ++i) tt.store(uint64_t(i) | uint64_t(1) << 50, 0, m, 1, 1, 1, Bound::Upper);
+        for (uint64_t k : keys) tt.store(k, 0, m, 11, 11, 5, Bound::Exact, false);
+        for (size_t i = 0; i < 250; ++i) tt.store(uint64_t(i) | uint64_t(1) << 50, 0, m, 1, 1, 1, Bound::Upper, false);
         TTHit hit;
         REQUIRE(tt.probe(keys.back(), 0, hit));
         REQUIRE(tt.hashfull() > 0);
@@ -155,7 +216,7 @@ TEST_CASE("clear empties a used table, small or large", "[tt]") {
         for (uint64_t k : keys) found += tt.probe(k, 0, hit);
         CHECK(found == 0);
         // And it is usable again.
-        tt.store(keys[3], 0, m, -40, 2, 6, Bound::Upper);
+        tt.store(keys[3], 0, m, -40, 2, 6, Bound::Upper, false);
         REQUIRE(tt.probe(keys[3], 0, hit));
         CHECK(hit.value == -40);
         CHECK(hit.bound == Bound::Upper);

@@ -23,6 +23,7 @@ struct TTHit {
     Value eval = 0;      // static evaluation stored with the entry
     Depth depth = 0;
     Bound bound = Bound::None;  // None: the value must not be used (e.g. it came from a repetition verdict)
+    bool isPv = false;          // the node was on a principal variation when stored
 };
 
 class TranspositionTable {
@@ -44,16 +45,23 @@ public:
     // Empties the table; a large one gives its pages back to the kernel
     // (they read as zeros), so clearing takes milliseconds at any size.
     void clear();
-    // Called at the start of every search: ages old entries.
-    void newSearch() { generation_ = uint8_t((generation_ + 4) & 0xFC); }
+    // Called at the start of every search: ages old entries. The generation
+    // is 5 bits, so it wraps every 32 searches.
+    void newSearch() { generation_ = uint8_t((generation_ + GenerationStep) & GenerationMask); }
 
     bool probe(uint64_t key, int ply, TTHit& hit) const;
-    void store(uint64_t key, int ply, Move move, Value value, Value eval, Depth depth, Bound bound);
+    void store(uint64_t key, int ply, Move move, Value value, Value eval, Depth depth, Bound bound, bool isPv);
     // Per-mille of sampled entries written in this search (UCI hashfull).
     int hashfull() const;
     void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[key & (bucketCount_ - 1)]); }
 
 private:
+    // An entry's last byte: generation in bits 3-7, isPv in bit 2, bound in bits 0-1.
+    static constexpr uint8_t GenerationStep = 8;
+    static constexpr uint8_t GenerationMask = 0xF8;
+    static constexpr uint8_t PvFlag = 4;
+    static constexpr uint8_t BoundMask = 3;
+
     // Plain words accessed through std::atomic_ref, so that a freshly
     // mapped (lazily zeroed) block is a valid empty table.
     struct Entry {
@@ -79,7 +87,7 @@ private:
     size_t mappedBytes_ = 0;
     Bucket* buckets_ = nullptr;
     size_t bucketCount_ = 0;
-    uint8_t generation_ = 0;  // multiple of 4: the low two bits hold the bound
+    uint8_t generation_ = 0;  // multiple of GenerationStep: the low three bits hold isPv and the bound
     // False while the table is as allocated or cleared: clearing it again is
     // skipped (a fresh bench engine, repeated ucinewgame).
     std::atomic<bool> written_{false};
