@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Find where an engine lost its games: a stronger engine scores every position.
+
+For each game of a PGN file (xqmatch's ICCS PGN) that the engine named by
+--player lost (or every game it played with --all), a judge engine (UCI or
+UCCI) searches the position before each of the player's moves and the one
+after it to a fixed depth. The drop of a move is the judge's score before it
+minus the score after it, both from the player's side. Printed per game: the
+largest drops (ply, move, before -> after) and the first move that turned a
+level game (>= --level) into a clearly worse one (<= --worse). The summary
+counts where those turning moves fell (by ply bucket) and the drop sizes.
+
+Example:
+  review_games.py --judge ../ext/pikafish/src/pikafish --proto uci --depth 12 \\
+      --player Chariot --jobs 2 games.pgn
+"""
+import argparse
+import multiprocessing
+import re
+import subprocess
+import sys
+
+MateScore = 3000
+
+
+def parse_pgn(text):
+    """Yield (tags, moves) per game; moves in lower-case ICCS ("h2e2")."""
+    games = []
+    tags, body = {}, []
+    for line in text.splitlines() + [""]:
+        m = re.match(r'\[(\w+) "(.*)"\]', line.strip())
+        if m:
+            if body:
+                games.append((tags, " ".join(body)))
+                tags, body = {}, []
+            tags[m.group(1)] = m.group(2)
+        elif line.strip():
+            body.append(line.strip())
+    if tags or body:
+        games.append((tags, " ".join(body)))
+    out = []
+    for tags, text in games:
+        text = re.sub(r"\{[^}]*\}", " ", text)
+        moves = [w.replace("-", "").lower() for w in text.split() if re.fullmatch(r"[A-Ia-i]\d-?[A-Ia-i]\d", w)]
+        out.append((tags, moves))
+    return out
+
+
+class Judge:
+    def __init__(self, path, proto, options):
+        self.proto = proto
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send(proto)
+        self.wait_for("uciok" if proto == "uci" else "ucciok")
+        for name, value in options:
+            self.send(f"setoption name {name} value {value}" if proto == "uci" else f"setoption {name} {value}")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+
+    def wait_for(self, token):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("judge exited")
+            if line.split()[:1] == [token]:
+                return line
+
+    def score(self, fen, moves, depth):
+        """Side-to-move score in centipawns (mates as +-MateScore); None if none came."""
+        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
+        self.send(f"go depth {depth}")
+        best = None
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("judge exited")
+            words = line.split()
+            if words[:1] in (["bestmove"], ["nobestmove"]):
+                return best
+            if words[:1] != ["info"] or "score" not in words or "lowerbound" in words or "upperbound" in words:
+                continue
+            i = words.index("score")
+            if words[i + 1] == "cp":
+                best = int(words[i + 2])
+            elif words[i + 1] == "mate":
+                best = MateScore if int(words[i + 2]) > 0 else -MateScore
+            else:
+                best = int(words[i + 1])
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.p.wait(timeout=5)
+        except Exception:
+            self.p.kill()
+
+
+def review(job):
+    index, tags, moves, side, args = job
+    judge = Judge(args.judge, args.proto, [o.split("=", 1) for o in args.option])
+    fen = tags.get("FEN", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
+    first = 0 if fen.split()[1] in ("w", "r") else 1  # colour to move at ply 0: 0 red
+    rows = []
+    for ply in range(len(moves)):
+        mover = (first + ply) % 2
+        if mover != side or ply < args.skip:
+            continue
+        before = judge.score(fen, moves[:ply], args.depth)
+        after = judge.score(fen, moves[:ply + 1], args.depth)
+        if before is None or after is None:
+            continue
+        rows.append((ply + 1, moves[ply], before, -after))
+    judge.close()
+    return index, tags, rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("pgn")
+    ap.add_argument("--judge", required=True, help="the judging engine's binary")
+    ap.add_argument("--proto", default="uci", choices=["uci", "ucci"])
+    ap.add_argument("--option", action="append", default=[], help="NAME=VALUE for the judge (repeatable)")
+    ap.add_argument("--depth", type=int, default=12)
+    ap.add_argument("--player", required=True, help="a substring of the reviewed engine's Red/Black tag")
+    ap.add_argument("--all", action="store_true", help="every game of the player, not only its losses")
+    ap.add_argument("--skip", type=int, default=0, help="plies not reviewed (the opening line)")
+    ap.add_argument("--level", type=int, default=-60)
+    ap.add_argument("--worse", type=int, default=-150)
+    ap.add_argument("--top", type=int, default=3, help="largest drops printed per game")
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args()
+
+    jobs = []
+    for i, (tags, moves) in enumerate(parse_pgn(open(args.pgn, encoding="utf-8", errors="replace").read())):
+        red, black, result = tags.get("Red", ""), tags.get("Black", ""), tags.get("Result", "*")
+        if args.player in red:
+            side, lost = 0, result == "0-1"
+        elif args.player in black:
+            side, lost = 1, result == "1-0"
+        else:
+            continue
+        if lost or args.all:
+            jobs.append((i, tags, moves, side, args))
+    if not jobs:
+        sys.exit(f"no game of {args.player!r} to review")
+
+    turning_buckets, drops = {}, []
+    with multiprocessing.Pool(args.jobs) as pool:
+        for index, tags, rows in sorted(pool.imap_unordered(review, jobs)):
+            print(f"game {index + 1} ({tags.get('Red')} - {tags.get('Black')}, {tags.get('Result')}, "
+                  f"{tags.get('Termination', '?')}, opening {tags.get('Opening', '?')})")
+            turning = None
+            for ply, move, before, after in rows:
+                drops.append(before - after)
+                if turning is None and before >= args.level and after <= args.worse:
+                    turning = (ply, move, before, after)
+            for ply, move, before, after in sorted(rows, key=lambda r: r[3] - r[2])[:args.top]:
+                print(f"  ply {ply:3d} {move}  {before:+5d} -> {after:+5d}  (drop {before - after})")
+            if turning:
+                ply, move, before, after = turning
+                print(f"  turning move: ply {ply} {move}  {before:+d} -> {after:+d}")
+                bucket = "1-30" if ply <= 30 else "31-80" if ply <= 80 else "81+"
+                turning_buckets[bucket] = turning_buckets.get(bucket, 0) + 1
+            sys.stdout.flush()
+    print(f"games reviewed: {len(jobs)}; turning moves by ply: {turning_buckets}")
+    if drops:
+        for threshold in (50, 100, 200, 300):
+            print(f"  moves dropping >= {threshold}: {sum(d >= threshold for d in drops)} of {len(drops)}")
+
+
+if __name__ == "__main__":
+    main()
