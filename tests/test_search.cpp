@@ -3,6 +3,7 @@
 // answers were confirmed by other engines (see the file's header).
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -122,6 +123,24 @@ TEST_CASE("node-limited searches are reproducible", "[search]") {
     CHECK(ra.nodes == rb.nodes);
     CHECK(ra.nodes >= 20000);
     CHECK(ra.nodes <= 20000 + 2);
+}
+
+TEST_CASE("shallow searches of the start position see no material won", "[search]") {
+    // The start position is level: a search that scores it a horse up at
+    // depth 2 has pruned away the defence (it happened with pruning at PV
+    // nodes at every depth), which blunders in shallow analysis and at low
+    // skill levels.
+    Engine engine;
+    REQUIRE_FALSE(engine.setPosition("startpos", {}));
+    SearchLimits limits;
+    limits.depth = 6;
+    std::vector<SearchInfo> infos;
+    engine.search(limits, [&](const SearchInfo& i) { infos.push_back(i); });
+    REQUIRE(infos.size() >= 6);
+    for (const SearchInfo& i : infos) {
+        INFO("depth " << i.depth << " score " << i.score);
+        CHECK(std::abs(i.score) < 150);
+    }
 }
 
 TEST_CASE("the search reports each iteration with a legal PV", "[search]") {
