@@ -55,6 +55,19 @@ SearchResult searchFen(Engine& engine, const std::string& fen, SearchLimits limi
     return engine.search(limits, nullptr);
 }
 
+// A depth-6 search of the start position: its iteration reports (at least
+// one per depth) and, if asked, its result.
+std::vector<SearchInfo> startIterations(Engine& engine, SearchResult* result = nullptr) {
+    REQUIRE_FALSE(engine.setPosition("startpos", {}));
+    SearchLimits limits;
+    limits.depth = 6;
+    std::vector<SearchInfo> infos;
+    const SearchResult r = engine.search(limits, [&](const SearchInfo& i) { infos.push_back(i); });
+    if (result) *result = r;
+    REQUIRE(infos.size() >= 6);
+    return infos;
+}
+
 }  // namespace
 
 TEST_CASE("forced mates are found with the right distance", "[search][slow]") {
@@ -131,12 +144,7 @@ TEST_CASE("shallow searches of the start position see no material won", "[search
     // nodes at every depth), which blunders in shallow analysis and at low
     // skill levels.
     Engine engine;
-    REQUIRE_FALSE(engine.setPosition("startpos", {}));
-    SearchLimits limits;
-    limits.depth = 6;
-    std::vector<SearchInfo> infos;
-    engine.search(limits, [&](const SearchInfo& i) { infos.push_back(i); });
-    REQUIRE(infos.size() >= 6);
+    const std::vector<SearchInfo> infos = startIterations(engine);
     for (const SearchInfo& i : infos) {
         INFO("depth " << i.depth << " score " << i.score);
         CHECK(std::abs(i.score) < 150);
@@ -145,12 +153,8 @@ TEST_CASE("shallow searches of the start position see no material won", "[search
 
 TEST_CASE("the search reports each iteration with a legal PV", "[search]") {
     Engine engine;
-    REQUIRE_FALSE(engine.setPosition("startpos", {}));
-    SearchLimits limits;
-    limits.depth = 6;
-    std::vector<SearchInfo> infos;
-    SearchResult r = engine.search(limits, [&](const SearchInfo& i) { infos.push_back(i); });
-    REQUIRE(infos.size() >= 6);
+    SearchResult r;
+    const std::vector<SearchInfo> infos = startIterations(engine, &r);
     for (size_t k = 0; k < infos.size(); ++k) {
         Position p = engine.position();
         for (Move m : infos[k].pv) {
