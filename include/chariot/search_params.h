@@ -24,6 +24,7 @@ struct SearchParams {
     int seePruneMaxDepth = 7;
     int seeQuietMargin = 60;          // per ply of depth
     int seeCaptureMargin = 25;        // per ply of depth, squared
+    int pvPruneMinRootDepth = 8;      // PV nodes prune like the others from this iteration on
     int singularMinDepth = 6;
     int singularMarginPerDepth = 2;
     int lmrBase = 80;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
@@ -57,6 +58,7 @@ inline constexpr SearchParamInfo SearchParamTable[] = {
     {"SeePruneMaxDepth", &SearchParams::seePruneMaxDepth, 0, 16},
     {"SeeQuietMargin", &SearchParams::seeQuietMargin, 0, 300},
     {"SeeCaptureMargin", &SearchParams::seeCaptureMargin, 0, 200},
+    {"PvPruneMinRootDepth", &SearchParams::pvPruneMinRootDepth, 1, 64},
     {"SingularMinDepth", &SearchParams::singularMinDepth, 4, 30},
     {"SingularMarginPerDepth", &SearchParams::singularMarginPerDepth, 0, 50},
     {"LmrBase", &SearchParams::lmrBase, 0, 300},
