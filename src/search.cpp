@@ -569,10 +569,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
 
     const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
-    // PV nodes prune too, but only in deep iterations: in a shallow search the
-    // PV's leaves decide the root's score, and pruned defences there made
-    // `analyze --depth 2` and the low skill levels hang pieces.
-    const bool pvPruning = rootDepth_ >= params.pvPruneMinRootDepth;
+    // Whether this node may use the shallow pruning of step 8a. PV nodes prune
+    // too, but only in deep iterations: in a shallow search the PV's leaves
+    // decide the root's score, and pruned defences there made `analyze
+    // --depth 2` and the low skill levels hang pieces.
+    const bool shallowPruning = !inCheck && pruning >= Pruning::Large &&
+                                (!PvNode || rootDepth_ >= params.pvPruneMinRootDepth);
     while (Move m = picker.next()) {
         if (m == excluded || !pos_.isLegal(m)) continue;
         tt.prefetch(pos_.keyAfter(m));  // early: the pruning tests below overlap the memory latency
@@ -583,8 +585,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // Step 8a. Shallow pruning of late quiet moves, once a move that
         // does not lose has been found: move-count pruning and futility (at
         // PV nodes too, as Stockfish: the first move already holds the PV).
-        if (!inCheck && !capture && !isKiller && pruning >= Pruning::Large && best > -ValueDecisive &&
-            (!PvNode || pvPruning)) {
+        if (shallowPruning && !capture && !isKiller && best > -ValueDecisive) {
             const bool lateMove =
                 depth <= params.lmpMaxDepth && moveCount > (params.lmpBase + depth * depth) / (2 - improving);
             if (lateMove) picker.skipQuiets();  // later quiet non-checks would be pruned too
@@ -597,8 +598,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 continue;
         }
         // Captures that lose a lot by static exchange, at low depth.
-        if (!inCheck && capture && pruning >= Pruning::Large && best > -ValueDecisive && (!PvNode || pvPruning) &&
-            depth <= params.seePruneMaxDepth && !pos_.seeGe(m, -params.seeCaptureMargin * depth * depth) &&
+        if (shallowPruning && capture && best > -ValueDecisive && depth <= params.seePruneMaxDepth &&
+            !pos_.seeGe(m, -params.seeCaptureMargin * depth * depth) &&
             !pos_.givesCheck(m))
             continue;
 
