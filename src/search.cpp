@@ -835,7 +835,9 @@ void Worker::iterativeDeepening() {
             factor *= 1.0 + 0.6 * std::min(bestMoveChanges_, 4) / 2.0;
             if (previousBest != -ValueInfinite && score < previousBest - 30) factor *= 1.35;
             if (stableIterations >= 4) factor *= 0.7;
-            if (shared_.clockElapsedMs() > int64_t(double(shared_.deadlines.soft) * factor * 0.6)) break;
+            // 0.85: at 0.6 the last iteration rarely overran and moves used a
+            // third of the plan, leaving a reserve of about 40 increments unspent.
+            if (shared_.clockElapsedMs() > int64_t(double(shared_.deadlines.soft) * factor * 0.85)) break;
         }
         previousBest = score;
         previousBestMove = bestMove;

@@ -30,8 +30,8 @@ Deadlines computeDeadlines(const TimeLimits& l) {
         }
     } else {
         // Sudden death (with or without increment): a twentieth of the clock
-        // plus the increment. The search stops after an iteration once 60% of
-        // this (scaled by stability) is spent, so a move takes about time/30.
+        // plus the increment. The search stops after an iteration once 85% of
+        // this (scaled by stability) is spent (see Worker::iterativeDeepening).
         soft = time / 20 + inc;
         hard = std::min(usable, std::max(soft * 4, time / 8));
     }
