@@ -30,8 +30,8 @@ Deadlines computeDeadlines(const TimeLimits& l) {
         }
     } else {
         // Sudden death (with or without increment): a twentieth of the clock
-        // plus the increment. The search stops after an iteration once 85% of
-        // this (scaled by stability) is spent (see Worker::iterativeDeepening).
+        // plus the increment. Worker::iterativeDeepening starts no new
+        // iteration once most of this (scaled by stability) is spent.
         soft = time / 20 + inc;
         hard = std::min(usable, std::max(soft * 4, time / 8));
     }
