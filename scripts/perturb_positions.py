@@ -56,7 +56,7 @@ def main():
                 if result not in ("1-0", "0-1", "1/2-1/2"):
                     continue
                 try:
-                    pos = X.Position.from_fen(tags.get("FEN", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"))
+                    pos = X.Position.from_fen(tags.get("FEN", X.START_FEN))
                 except X.FenError:
                     continue
                 phase = rng.randrange(a.every)
