@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""How well engines' scores of positions agree with reference scores.
+
+Both inputs are `label_positions.py score` outputs (game<TAB>result<TAB>score
+<TAB>FEN, scores in centipawns from red's view) of the same positions in the
+same order: the reference (say Pikafish-HCE at depth 12) and one file per
+engine and depth to compare. For each file this prints
+
+  - Spearman's rank correlation with the reference scores (scale-free), and
+  - the mean squared error between sigmoid(K x score) and
+    sigmoid(Kref x reference), with the engine's K fitted (its centipawns
+    need not be the reference's).
+
+sigmoid(x) = 1 / (1 + 10^(-x/400)). Example (docs/strength.md, 2026-11-27):
+
+    xz -dc docs/tune-games/seventh-pass-scores.tsv.xz | awk 'NR%113==0' | head -3000 > ref.tsv
+    cut -f1,2,4 ref.tsv > pos.tsv
+    python3 scripts/label_positions.py score --engine build/chariot --proto ucci \\
+        --option usebook=false --depth 6 --jobs 2 pos.tsv chariot6.tsv
+    python3 scripts/score_agreement.py ref.tsv chariot6.tsv
+"""
+import argparse
+import math
+import sys
+
+
+def scores(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 4:
+                sys.exit(f"{path}: expected game, result, score, FEN per line")
+            out.append((int(parts[2]), parts[3]))
+    return out
+
+
+def sigmoid(x):
+    x = max(-4000.0, min(4000.0, x))
+    return 1.0 / (1.0 + 10.0 ** (-x / 400.0))
+
+
+def ranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):  # ties share their mean rank
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = sum((x - ma) ** 2 for x in ra)
+    vb = sum((y - mb) ** 2 for y in rb)
+    return cov / math.sqrt(va * vb) if va > 0 and vb > 0 else float("nan")
+
+
+def best_k(values, targets):
+    def err(k):
+        return sum((sigmoid(k * v) - t) ** 2 for v, t in zip(values, targets)) / len(values)
+    # A coarse scan, then a finer one around its best.
+    k = min((x / 20.0 for x in range(2, 81)), key=err)
+    k = min((k + d / 200.0 for d in range(-10, 11) if k + d / 200.0 > 0), key=err)
+    return err(k), k
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("reference")
+    ap.add_argument("scored", nargs="+")
+    ap.add_argument("--kref", type=float, default=0.9528,
+                    help="the reference scores' sigmoid scale (default 0.9528, fitted to game results "
+                         "for Pikafish-HCE's depth-12 scores)")
+    a = ap.parse_args()
+    ref = scores(a.reference)
+    targets = [sigmoid(a.kref * s) for s, _ in ref]
+    print(f"{'file':40} {'spearman':>9} {'mse':>9} {'K':>6}")
+    for path in a.scored:
+        got = scores(path)
+        if len(got) != len(ref) or any(g[1].split()[:2] != r[1].split()[:2] for g, r in zip(got, ref)):
+            sys.exit(f"{path}: not the reference's positions in the reference's order")
+        values = [s for s, _ in got]
+        mse, k = best_k(values, targets)
+        print(f"{path:40} {spearman(values, [s for s, _ in ref]):9.4f} {mse:9.5f} {k:6.3f}")
+
+
+if __name__ == "__main__":
+    main()
