@@ -29,6 +29,23 @@ import time
 MateScore = 3000
 
 
+def sigmoid(score, k):
+    """The expected score of a centipawn value on scale K."""
+    return 1.0 / (1.0 + 10.0 ** (-k * score / 400.0))
+
+
+def fit_k(err, lo=0.05, hi=5.0):
+    """The K in [lo, hi] minimising err(K), by golden-section search."""
+    g = (math.sqrt(5) - 1) / 2
+    for _ in range(40):
+        m1, m2 = hi - g * (hi - lo), lo + g * (hi - lo)
+        if err(m1) < err(m2):
+            hi = m2
+        else:
+            lo = m1
+    return (lo + hi) / 2
+
+
 class Engine:
     def __init__(self, path, proto, options):
         self.proto = proto
@@ -135,25 +152,14 @@ def cmd_blend(a):
     if not rows:
         sys.exit("blend: no scored positions")
 
-    def sig(s, k):
-        return 1.0 / (1.0 + 10.0 ** (-k * s / 400.0))
-
     def err(k):
-        return sum((r - sig(s, k)) ** 2 for _, r, s, _ in rows) / len(rows)
+        return sum((r - sigmoid(s, k)) ** 2 for _, r, s, _ in rows) / len(rows)
 
-    lo, hi = 0.05, 5.0  # golden-section search on K
-    g = (math.sqrt(5) - 1) / 2
-    for _ in range(40):
-        m1, m2 = hi - g * (hi - lo), lo + g * (hi - lo)
-        if err(m1) < err(m2):
-            hi = m2
-        else:
-            lo = m1
-    k = a.k if a.k else (lo + hi) / 2
+    k = a.k if a.k else fit_k(err)
     print(f"K = {k:.4f} (error of the engine's scores against the results {err(k):.6f}, {len(rows)} positions)")
     with open(a.output, "w") as out:
         for game, result, score, fen in rows:
-            label = a.weight * sig(score, k) + (1 - a.weight) * result
+            label = a.weight * sigmoid(score, k) + (1 - a.weight) * result
             out.write(f"{game}\t{label:.4f}\t{fen}\n")
     print(f"wrote {a.output} (label = {a.weight} x engine + {1 - a.weight:.2f} x result)")
 

@@ -11,17 +11,24 @@ engine and depth to compare. For each file this prints
     sigmoid(Kref x reference), with the engine's K fitted (its centipawns
     need not be the reference's).
 
-sigmoid(x) = 1 / (1 + 10^(-x/400)). Example (docs/strength.md, 2026-11-27):
+sigmoid(x) = 1 / (1 + 10^(-x/400)), shared with label_positions.py.
+Example (docs/strength.md, 2026-11-27):
 
-    xz -dc docs/tune-games/seventh-pass-scores.tsv.xz | awk 'NR%113==0' | head -3000 > ref.tsv
+    xz -dc docs/tune-games/eighth-pass-scores.tsv.xz | awk 'NR%69==0' | head -3000 > ref.tsv
     cut -f1,2,4 ref.tsv > pos.tsv
     python3 scripts/label_positions.py score --engine build/chariot --proto ucci \\
         --option usebook=false --depth 6 --jobs 2 pos.tsv chariot6.tsv
-    python3 scripts/score_agreement.py ref.tsv chariot6.tsv
+    python3 scripts/label_positions.py score --engine <pikafish> --proto uci \\
+        --option Hash=16 --depth 6 --jobs 2 pos.tsv pikafish6.tsv
+    python3 scripts/score_agreement.py ref.tsv chariot6.tsv pikafish6.tsv
 """
 import argparse
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from label_positions import fit_k, sigmoid  # noqa: E402
 
 
 def scores(path):
@@ -33,11 +40,6 @@ def scores(path):
                 sys.exit(f"{path}: expected game, result, score, FEN per line")
             out.append((int(parts[2]), parts[3]))
     return out
-
-
-def sigmoid(x):
-    x = max(-4000.0, min(4000.0, x))
-    return 1.0 / (1.0 + 10.0 ** (-x / 400.0))
 
 
 def ranks(values):
@@ -66,10 +68,8 @@ def spearman(a, b):
 
 def best_k(values, targets):
     def err(k):
-        return sum((sigmoid(k * v) - t) ** 2 for v, t in zip(values, targets)) / len(values)
-    # A coarse scan, then a finer one around its best.
-    k = min((x / 20.0 for x in range(2, 81)), key=err)
-    k = min((k + d / 200.0 for d in range(-10, 11) if k + d / 200.0 > 0), key=err)
+        return sum((sigmoid(v, k) - t) ** 2 for v, t in zip(values, targets)) / len(values)
+    k = fit_k(err)
     return err(k), k
 
 
@@ -82,7 +82,7 @@ def main():
                          "for Pikafish-HCE's depth-12 scores)")
     a = ap.parse_args()
     ref = scores(a.reference)
-    targets = [sigmoid(a.kref * s) for s, _ in ref]
+    targets = [sigmoid(s, a.kref) for s, _ in ref]
     print(f"{'file':40} {'spearman':>9} {'mse':>9} {'K':>6}")
     for path in a.scored:
         got = scores(path)
