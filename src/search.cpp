@@ -563,7 +563,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                       {history_, contRow(ply, 1), contRow(ply, 2)}, false);
     const Value oldAlpha = alpha;
     Value best = -ValueInfinite;
-    Move bestMove, bestSeen;  // bestSeen: highest-scoring move even in a fail-low
+    Move bestMove;
     MoveList quiets;  // quiet moves searched here (unfilled storage, like every move list)
     int moveCount = 0;
     killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
@@ -655,7 +655,6 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
         if (v > best) {
             best = v;
-            bestSeen = m;
             if (v > alpha) {
                 bestMove = m;
                 if (PvNode) updatePv(ply, m);
@@ -675,8 +674,10 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
     // A deep fail-low under a PV parent is a likely PV alternative: it joins the PV nodes.
     const bool storePv = ttPv || (best <= oldAlpha && depth > 3 && ply >= 1 && frames_[ply - 1].ttPv);
+    // A fail-low stores no move: the scores of its moves are upper bounds
+    // only, so the entry keeps the move an earlier search found.
     if (!excluded)
-        tt.store(pos_.key(), ply, bestMove ? bestMove : bestSeen, best, inCheck ? 0 : staticEval, depth, bound,
+        tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : staticEval, depth, bound,
                  storePv);
     return best;
 }
