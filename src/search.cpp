@@ -647,7 +647,13 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 r = std::clamp(r, 0, newDepth - 1);
             }
             v = -search<false>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
-            if (r > 0 && v > alpha) v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+            if (r > 0 && v > alpha) {
+                // The reduced search beat alpha: search again at full depth, a
+                // ply deeper when it beat alpha by a margin, a ply shallower
+                // when it barely beat the best move so far.
+                const Depth reDepth = newDepth + (v > alpha + 30 + 4 * r) - (v < best + newDepth);
+                if (reDepth > newDepth - r) v = -search<false>(-alpha - 1, -alpha, reDepth, ply + 1, !cutNode);
+            }
             if (PvNode && v > alpha && v < beta) v = -search<true>(-beta, -alpha, newDepth, ply + 1, false);
         }
         pos_.unmakeMove();
