@@ -59,6 +59,9 @@ inline int contSlot(Piece p, Square to) {
     return ContSlotsTable.slot[pieceIndex(p)][index(to)];
 }
 
+// Capture history: [moving piece][to][captured type].
+using CaptureHistory = int16_t[PieceIndexCount][BoardSize][PieceTypeCount];
+
 inline void gravity(int16_t& h, int bonus) { h = int16_t(h + bonus - h * std::abs(bonus) / MaxHistory); }
 
 }  // namespace
@@ -93,6 +96,7 @@ public:
     void iterativeDeepening();
     void clearHistory() {
         std::memset(history_, 0, sizeof(history_));
+        std::memset(captureHistory_, 0, sizeof(captureHistory_));
         std::memset(killers_, 0, sizeof(killers_));
         // memset, not a loop: the table is ~1 MB and is cleared per new game
         // (and per input in the persistent protocol fuzzer).
@@ -129,6 +133,7 @@ private:
     void countNode() { nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
     void updatePv(int ply, Move m);
     void updateQuietStats(int ply, Move best, Depth depth, const Move* quiets, int quietCount);
+    void updateCaptureStats(Move best, Depth depth, const Move* captures, int captureCount);
     Value repetitionValue(const rules::Ruling& r, int ply) const;
     void report(int depth, size_t lines);
 
@@ -154,6 +159,7 @@ private:
     int pvLength_[MaxPly + 1] = {};
     Move killers_[MaxPly + 2][2];
     int16_t history_[PieceIndexCount][BoardSize] = {};
+    CaptureHistory captureHistory_ = {};  // [moving piece][to][captured type]
     // Continuation history: [slot of the move one or two plies back][slot of this move].
     std::vector<int16_t> contHistory_ = std::vector<int16_t>(size_t(ContSlots) * ContSlots);
     std::vector<Move> counterMoves_ = std::vector<Move>(ContSlots);  // reply that refuted a move
@@ -170,13 +176,14 @@ private:
 
 class Worker::MovePicker {
 public:
-    struct QuietScoring {
+    struct Scoring {
         const int16_t (*history)[BoardSize];
         const int16_t* cont1;  // continuation rows (may be null)
         const int16_t* cont2;
+        const CaptureHistory* captures;
     };
 
-    MovePicker(const Position& pos, Move ttMove, const Move* killers, Move counter, QuietScoring scoring,
+    MovePicker(const Position& pos, Move ttMove, const Move* killers, Move counter, Scoring scoring,
                bool capturesOnly)
         : pos_(pos), ttMove_(ttMove), counter_(counter), scoring_(scoring), capturesOnly_(capturesOnly) {
         killers_[0] = killers ? killers[0] : Move::none();
@@ -200,7 +207,12 @@ public:
                 generate<GenType::Captures>(pos_, list_);
                 for (int i = 0; i < list_.size; ++i) {
                     Move m = list_.moves[i];
-                    scores_[i] = victimValue(pos_.pieceOn(m.to())) * 8 - AttackerOrder[int(typeOf(pos_.pieceOn(m.from())))];
+                    const Piece p = pos_.pieceOn(m.from());
+                    const PieceType victim = typeOf(pos_.pieceOn(m.to()));
+                    // MVV/LVA, shifted by how often this capture refuted the
+                    // position before (at most about a rook's worth).
+                    scores_[i] = VictimValue[int(victim)] * 8 - AttackerOrder[int(typeOf(p))] +
+                                 (*scoring_.captures)[pieceIndex(p)][index(m.to())][int(victim)] / 2;
                 }
                 cursor_ = 0;
                 stage_ = Stage::GoodCaptures;
@@ -291,7 +303,7 @@ private:
     Move ttMove_;
     Move killers_[2];
     Move counter_;
-    QuietScoring scoring_;
+    Scoring scoring_;
     bool capturesOnly_;
     bool skipQuiets_ = false;
     Stage stage_;
@@ -391,6 +403,19 @@ void Worker::updateQuietStats(int ply, Move best, Depth depth, const Move* quiet
     if (const int prev = frames_[ply - 1].contSlot; prev >= 0) counterMoves_[size_t(prev)] = best;
 }
 
+// A cutoff's capture gains, the captures searched before it lose (best may
+// be a quiet move: then the captures only lose).
+void Worker::updateCaptureStats(Move best, Depth depth, const Move* captures, int captureCount) {
+    const SearchParams& params = options_.params;
+    const int bonus = std::min(depth * params.historyBonusPerDepth, params.historyBonusMax);
+    auto apply = [&](Move m, int b) {
+        gravity(captureHistory_[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())][int(typeOf(pos_.pieceOn(m.to())))],
+                b);
+    };
+    if (!pos_.isEmpty(best.to())) apply(best, bonus);
+    for (int i = 0; i < captureCount; ++i) apply(captures[i], -bonus);
+}
+
 template <bool PvNode>
 Value Worker::qsearch(Value alpha, Value beta, int ply) {
     if (PvNode) pvLength_[ply] = ply;
@@ -435,7 +460,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     Move bestMove;
     int legalMoves = 0;
     MovePicker picker(pos_, ttHit ? hit.move : Move::none(), inCheck ? killers_[ply] : nullptr, Move::none(),
-                      {history_, contRow(ply, 1), contRow(ply, 2)}, !inCheck);
+                      {history_, contRow(ply, 1), contRow(ply, 2), &captureHistory_}, !inCheck);
     while (Move m = picker.next()) {
         if (!inCheck) {
             // Hopeless captures: even winning the piece leaves us below alpha,
@@ -560,11 +585,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     // Step 8. The move loop.
     const int prevSlot = frames_[ply - 1].contSlot;
     MovePicker picker(pos_, ttMove, killers_[ply], prevSlot >= 0 ? counterMoves_[size_t(prevSlot)] : Move::none(),
-                      {history_, contRow(ply, 1), contRow(ply, 2)}, false);
+                      {history_, contRow(ply, 1), contRow(ply, 2), &captureHistory_}, false);
     const Value oldAlpha = alpha;
     Value best = -ValueInfinite;
     Move bestMove;
     MoveList quiets;  // quiet moves searched here (unfilled storage, like every move list)
+    MoveList captures;  // captures searched here, the best one excepted
     int moveCount = 0;
     killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
 
@@ -669,14 +695,17 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             }
         }
         if (!capture && quiets.size < MaxMoves) quiets.push(m);
+        if (capture && m != bestMove && captures.size < MaxMoves) captures.push(m);
     }
 
     // Step 9. No legal move: mate and stalemate both lose.
     if (moveCount == 0) return matedIn(ply);
 
     // Step 10. History, killers and the TT.
-    if (best >= beta && pos_.isEmpty(bestMove.to()))
-        updateQuietStats(ply, bestMove, depth, quiets.moves, quiets.size);
+    if (best >= beta) {
+        if (pos_.isEmpty(bestMove.to())) updateQuietStats(ply, bestMove, depth, quiets.moves, quiets.size);
+        updateCaptureStats(bestMove, depth, captures.moves, captures.size);
+    }
     Bound bound = best >= beta ? Bound::Lower : (PvNode && best > oldAlpha) ? Bound::Exact : Bound::Upper;
     // A deep fail-low under a PV parent is a likely PV alternative: it joins the PV nodes.
     const bool storePv = ttPv || (best <= oldAlpha && depth > 3 && ply >= 1 && frames_[ply - 1].ttPv);
