@@ -134,6 +134,10 @@ private:
     void updatePv(int ply, Move m);
     void updateQuietStats(int ply, Move best, Depth depth, const Move* quiets, int quietCount);
     void updateCaptureStats(Move best, Depth depth, const Move* captures, int captureCount);
+    // The history bonus of a cutoff at this depth (the malus is its negative).
+    int historyBonus(Depth depth) const {
+        return std::min(depth * options_.params.historyBonusPerDepth, options_.params.historyBonusMax);
+    }
     Value repetitionValue(const rules::Ruling& r, int ply) const;
     void report(int depth, size_t lines);
 
@@ -387,8 +391,7 @@ void Worker::updateQuietStats(int ply, Move best, Depth depth, const Move* quiet
         killers_[ply][1] = killers_[ply][0];
         killers_[ply][0] = best;
     }
-    const SearchParams& params = options_.params;
-    const int bonus = std::min(depth * params.historyBonusPerDepth, params.historyBonusMax);
+    const int bonus = historyBonus(depth);
     int16_t* cont1 = contRow(ply, 1);
     int16_t* cont2 = contRow(ply, 2);
     auto apply = [&](Move m, int b) {
@@ -406,8 +409,7 @@ void Worker::updateQuietStats(int ply, Move best, Depth depth, const Move* quiet
 // A cutoff's capture gains, the captures searched before it lose (best may
 // be a quiet move: then the captures only lose).
 void Worker::updateCaptureStats(Move best, Depth depth, const Move* captures, int captureCount) {
-    const SearchParams& params = options_.params;
-    const int bonus = std::min(depth * params.historyBonusPerDepth, params.historyBonusMax);
+    const int bonus = historyBonus(depth);
     auto apply = [&](Move m, int b) {
         gravity(captureHistory_[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())][int(typeOf(pos_.pieceOn(m.to())))],
                 b);
