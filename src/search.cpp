@@ -163,7 +163,7 @@ private:
     int pvLength_[MaxPly + 1] = {};
     Move killers_[MaxPly + 2][2];
     int16_t history_[PieceIndexCount][BoardSize] = {};
-    CaptureHistory captureHistory_ = {};  // [moving piece][to][captured type]
+    CaptureHistory captureHistory_ = {};
     // Continuation history: [slot of the move one or two plies back][slot of this move].
     std::vector<int16_t> contHistory_ = std::vector<int16_t>(size_t(ContSlots) * ContSlots);
     std::vector<Move> counterMoves_ = std::vector<Move>(ContSlots);  // reply that refuted a move
