@@ -9,28 +9,28 @@ namespace chariot {
 
 // Internal units: a pawn before the river is about 100. Depths in plies.
 struct SearchParams {
-    int aspirationDelta = 36;         // first half-width of the root window
-    int reverseFutilityMargin = 95;   // per ply of depth
-    int reverseFutilityDepth = 6;     // at most this depth
+    int aspirationDelta = 31;         // first half-width of the root window
+    int reverseFutilityMargin = 99;   // per ply of depth
+    int reverseFutilityDepth = 8;     // at most this depth
     int nullMoveBase = 2;             // null-move reduction R...
     int nullMoveDeepDepth = 7;        // ...plus one from this depth on
     int nullMoveVerifyDepth = 14;     // a null-move cutoff is verified from this depth on
-    int deltaMargin = 180;            // quiescence delta pruning
+    int deltaMargin = 185;            // quiescence delta pruning
     int lmpMaxDepth = 8;              // late-move (move-count) pruning up to this depth,
-    int lmpBase = 3;                  // after (lmpBase + depth^2) / (2 - improving) moves
+    int lmpBase = 2;                  // after (lmpBase + depth^2) / (2 - improving) moves
     int futilityMaxDepth = 6;
-    int futilityBase = 120;           // futility margin: base + perDepth * depth
-    int futilityPerDepth = 90;
+    int futilityBase = 121;           // futility margin: base + perDepth * depth
+    int futilityPerDepth = 91;
     int seePruneMaxDepth = 7;
-    int seeQuietMargin = 60;          // per ply of depth
+    int seeQuietMargin = 42;          // per ply of depth
     int seeCaptureMargin = 25;        // per ply of depth, squared
     int pvPruneMinRootDepth = 8;      // PV nodes prune like the others from this iteration on
     int singularMinDepth = 6;
-    int singularMarginPerDepth = 2;
-    int lmrBase = 80;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
-    int lmrDivisor = 200;
-    int historyBonusPerDepth = 140;   // history bonus: min(depth * perDepth, max)
-    int historyBonusMax = 1600;
+    int singularMarginPerDepth = 4;
+    int lmrBase = 70;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
+    int lmrDivisor = 179;
+    int historyBonusPerDepth = 151;   // history bonus: min(depth * perDepth, max)
+    int historyBonusMax = 1621;
     int iirMinDepth = 4;              // internal iterative reduction from this depth on
 };
 
