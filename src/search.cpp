@@ -72,10 +72,11 @@ void LmrTable::init(const SearchParams& params) {
     if (params.lmrBase == base_ && params.lmrDivisor == divisor_) return;
     base_ = params.lmrBase;
     divisor_ = params.lmrDivisor;
-    // In hundredths: the defaults 80 and 200 give exactly 0.8 and 2.0.
+    // In hundredths: 80 and 200 give exactly 0.8 and 2.0.
     const double base = base_ / 100.0, divisor = divisor_ / 100.0;
     for (int d = 1; d < 64; ++d)
-        for (int m = 1; m < 64; ++m) table_[d][m] = int8_t(base + std::log(d) * std::log(m) / divisor);
+        for (int m = 1; m < 64; ++m)
+            table_[d][m] = int32_t(std::floor((base + std::log(d) * std::log(m) / divisor) * 1024.0));
 }
 
 struct RootMove {
@@ -666,20 +667,30 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             // Late-move reductions for quiet moves (a check one ply less).
             int r = 0;
             if (depth >= 3 && !capture && !inCheck && pruning >= Pruning::Medium) {
-                r = lmr_(depth, moveCount);
-                r -= PvNode;
-                r -= ttPv && !PvNode;
-                r -= isKiller;
-                r -= givesCheck;
-                r += cutNode;
-                r = std::clamp(r, 0, newDepth - 1);
+                // In 1024ths of a ply, rounded down to whole plies at the end.
+                int fine = lmr_.fine(depth, moveCount);
+                fine -= PvNode * params.lmrPv;
+                fine -= (ttPv && !PvNode) * params.lmrTtPv;
+                fine -= isKiller * params.lmrKiller;
+                fine -= givesCheck * params.lmrCheck;
+                fine += cutNode * params.lmrCutNode;
+                fine += !improving * params.lmrNotImproving;
+                if (params.lmrHistory) {
+                    // Quiet moves with a good record are reduced less, bad ones more.
+                    const int slot = frames_[ply].contSlot;
+                    const int16_t *cont1 = contRow(ply, 1), *cont2 = contRow(ply, 2);
+                    const int stat = 2 * history_[pieceIndex(pos_.pieceOn(m.to()))][index(m.to())] +
+                                     (cont1 ? cont1[slot] : 0) + (cont2 ? cont2[slot] : 0);
+                    fine -= stat * params.lmrHistory / 8192;
+                }
+                r = std::clamp(fine >> 10, 0, newDepth - 1);
             }
             v = -search<false>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
             if (r > 0 && v > alpha) {
                 // The reduced search beat alpha: search again at full depth, a
                 // ply deeper when it beat alpha by a margin, a ply shallower
                 // when it barely beat the best move so far.
-                const Depth reDepth = newDepth + (v > alpha + 30 + 4 * r) - (v < best + newDepth);
+                const Depth reDepth = newDepth + (v > alpha + params.researchDeeperMargin + params.researchDeeperPerR * r) - (v < best + newDepth);
                 if (reDepth > newDepth - r) v = -search<false>(-alpha - 1, -alpha, reDepth, ply + 1, !cutNode);
             }
             if (PvNode && v > alpha && v < beta) v = -search<true>(-beta, -alpha, newDepth, ply + 1, false);

@@ -45,6 +45,12 @@ TEST_CASE("the default LMR table is the shipped formula", "[search][params]") {
         }
     CHECK(mismatches == 0);
     CHECK(table(3, 3) == 1);
+    // The table keeps 1024ths of a ply (for the fractional adjustments); the
+    // whole plies are those rounded down.
+    CHECK(table.fine(20, 20) == int(std::floor((0.70 + std::log(20) * std::log(20) / 1.79) * 1024.0)));
+    CHECK(table.fine(20, 20) % 1024 != 0);
+    CHECK(table.fine(20, 20) >> 10 == table(20, 20));
+    CHECK(table.fine(1, 1) == int(std::floor(0.70 * 1024.0)));
     CHECK(table(63, 63) == 10);
 
     SECTION("the table follows its params, and back") {

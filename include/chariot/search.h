@@ -58,16 +58,21 @@ struct SearchOptions {
 };
 
 // Late-move reductions by depth and move number (each capped at 63):
-// lmrBase/100 + ln(depth) ln(moveCount) / (lmrDivisor/100), truncated.
+// lmrBase/100 + ln(depth) ln(moveCount) / (lmrDivisor/100), kept in 1024ths
+// of a ply (rounded down) so that finer adjustments can be added before the
+// search rounds down to whole plies.
 class LmrTable {
 public:
     explicit LmrTable(const SearchParams& params = {}) { init(params); }
     // Recomputes the table when the params' base or divisor differ from the last ones.
     void init(const SearchParams& params);
-    int operator()(int depth, int moveCount) const { return table_[std::min(depth, 63)][std::min(moveCount, 63)]; }
+    // In 1024ths of a ply.
+    int fine(int depth, int moveCount) const { return table_[std::min(depth, 63)][std::min(moveCount, 63)]; }
+    // In whole plies (rounded down).
+    int operator()(int depth, int moveCount) const { return fine(depth, moveCount) >> 10; }
 
 private:
-    std::array<std::array<int8_t, 64>, 64> table_{};
+    std::array<std::array<int32_t, 64>, 64> table_{};
     int base_ = 0, divisor_ = 0;  // of the table computed (divisor 0: none yet)
 };
 

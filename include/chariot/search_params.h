@@ -32,6 +32,16 @@ struct SearchParams {
     int historyBonusPerDepth = 151;   // history bonus: min(depth * perDepth, max)
     int historyBonusMax = 1621;
     int iirMinDepth = 4;              // internal iterative reduction from this depth on
+    // Late-move reduction adjustments, in 1024ths of a ply:
+    int lmrPv = 1024;                 // less at PV nodes,
+    int lmrTtPv = 1024;               // at nodes once on a PV,
+    int lmrKiller = 1024;             // for killers,
+    int lmrCheck = 1024;              // for checks;
+    int lmrCutNode = 1024;            // more at expected cut nodes,
+    int lmrNotImproving = 0;          // when the static eval is not improving;
+    int lmrHistory = 0;               // less per 8192 of the move's history (2 main + 2 continuation)
+    int researchDeeperMargin = 30;    // a reduced search beating alpha by margin + perR * r...
+    int researchDeeperPerR = 4;       // ...is searched again one ply deeper
 };
 
 // One tunable: its spin option's name (the UCI spelling; the UCCI name is the
@@ -66,6 +76,15 @@ inline constexpr SearchParamInfo SearchParamTable[] = {
     {"HistoryBonusPerDepth", &SearchParams::historyBonusPerDepth, 1, 1000},
     {"HistoryBonusMax", &SearchParams::historyBonusMax, 100, 8000},
     {"IirMinDepth", &SearchParams::iirMinDepth, 2, 30},
+    {"LmrPv", &SearchParams::lmrPv, -2048, 4096},
+    {"LmrTtPv", &SearchParams::lmrTtPv, -2048, 4096},
+    {"LmrKiller", &SearchParams::lmrKiller, -2048, 4096},
+    {"LmrCheck", &SearchParams::lmrCheck, -2048, 4096},
+    {"LmrCutNode", &SearchParams::lmrCutNode, -2048, 4096},
+    {"LmrNotImproving", &SearchParams::lmrNotImproving, -2048, 4096},
+    {"LmrHistory", &SearchParams::lmrHistory, -4096, 8192},
+    {"ResearchDeeperMargin", &SearchParams::researchDeeperMargin, 0, 300},
+    {"ResearchDeeperPerR", &SearchParams::researchDeeperPerR, 0, 50},
 };
 
 // Every field has exactly one entry, and every default lies in its range.
