@@ -36,21 +36,24 @@ uint64_t nodesWith(const SearchParams& params, int depth = Depth) {
 
 TEST_CASE("the default LMR table is the shipped formula", "[search][params]") {
     const LmrTable table;  // SearchParams{}
+    const SearchParams defaults;
+    const double base = defaults.lmrBase / 100.0;
+    const double divisor = defaults.lmrDivisor / 100.0;
     int mismatches = 0;
     for (int d = 1; d < 80; ++d)
         for (int m = 1; m < 80; ++m) {
             // The shipped formula (the SPSA-tuned defaults), caps included.
-            const int expected = int8_t(0.70 + std::log(std::min(d, 63)) * std::log(std::min(m, 63)) / 1.79);
+            const int expected = int8_t(base + std::log(std::min(d, 63)) * std::log(std::min(m, 63)) / divisor);
             if (table(d, m) != expected) ++mismatches;
         }
     CHECK(mismatches == 0);
     CHECK(table(3, 3) == 1);
     // The table keeps 1024ths of a ply (for the fractional adjustments); the
     // whole plies are those rounded down.
-    CHECK(table.fine(20, 20) == int(std::floor((0.70 + std::log(20) * std::log(20) / 1.79) * 1024.0)));
+    CHECK(table.fine(20, 20) == int(std::floor((base + std::log(20) * std::log(20) / divisor) * 1024.0)));
     CHECK(table.fine(20, 20) % 1024 != 0);
     CHECK(table.fine(20, 20) >> 10 == table(20, 20));
-    CHECK(table.fine(1, 1) == int(std::floor(0.70 * 1024.0)));
+    CHECK(table.fine(1, 1) == int(std::floor(base * 1024.0)));
     CHECK(table(63, 63) == 10);
 
     SECTION("the table follows its params, and back") {
@@ -58,10 +61,10 @@ TEST_CASE("the default LMR table is the shipped formula", "[search][params]") {
         SearchParams halved;
         halved.lmrDivisor = 100;
         t.init(halved);
-        CHECK(t(20, 20) == int8_t(0.70 + std::log(20) * std::log(20) / 1.0));
+        CHECK(t(20, 20) == int8_t(base + std::log(20) * std::log(20) / 1.0));
         CHECK(t(20, 20) != table(20, 20));
         SearchParams shifted;
-        shifted.lmrBase = 280;
+        shifted.lmrBase = defaults.lmrBase + 200;
         t.init(shifted);
         CHECK(t(20, 20) == table(20, 20) + 2);
         t.init(SearchParams{});
