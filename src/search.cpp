@@ -545,7 +545,16 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     const SearchParams& params = options_.params;
 
     if (!PvNode && !inCheck && pruning >= Pruning::Small) {
-        // Step 5. Reverse futility: far above beta at low depth.
+        // Step 5a. Razoring: far below alpha at low depth, only a capture
+        // can save the node; a null-window quiescence search decides.
+        if (pruning >= Pruning::Large && !excluded && depth <= params.razorMaxDepth &&
+            staticEval + params.razorBase + params.razorPerDepth * depth * depth < alpha && !isDecisive(alpha)) {
+            const Value v = qsearch<false>(alpha - 1, alpha, ply);
+            if (stopping()) return 0;
+            if (v < alpha) return v;
+        }
+
+        // Step 5b. Reverse futility: far above beta at low depth.
         if (pruning >= Pruning::Large && !ttPv && depth <= params.reverseFutilityDepth &&
             staticEval - params.reverseFutilityMargin * depth >= beta && !isDecisive(beta))
             return staticEval;
@@ -577,6 +586,32 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 nullMoveMinPly_ = 0;
                 if (stopping()) return 0;
                 if (verified >= beta) return v;
+            }
+        }
+    }
+
+    // Step 6b. ProbCut: a capture that beats beta by a margin in a search
+    // four plies shallower very likely beats beta at full depth. Skipped
+    // when the TT already holds a search nearly as deep that fell short.
+    const Value probCutBeta = beta + params.probCutMargin;
+    if (!PvNode && !inCheck && pruning >= Pruning::Large && !excluded && depth >= params.probCutMinDepth &&
+        !isDecisive(beta) &&
+        !(ttHit && hit.bound != Bound::None && hit.depth >= depth - 3 && hit.value < probCutBeta)) {
+        MovePicker picker(pos_, ttMove, nullptr, Move::none(), {history_, nullptr, nullptr, &captureHistory_}, true);
+        while (Move m = picker.next()) {
+            if (!pos_.isLegal(m) || !pos_.seeGe(m, probCutBeta - staticEval)) continue;
+            frames_[ply].move = m;
+            frames_[ply].contSlot = contSlot(pos_.pieceOn(m.from()), m.to());
+            tt.prefetch(pos_.keyAfter(m));
+            pos_.makeMove(m);
+            // The quiescence first: most candidates fail there, cheaply.
+            Value v = -qsearch<false>(-probCutBeta, -probCutBeta + 1, ply + 1);
+            if (v >= probCutBeta) v = -search<false>(-probCutBeta, -probCutBeta + 1, depth - 4, ply + 1, !cutNode);
+            pos_.unmakeMove();
+            if (stopping()) return 0;
+            if (v >= probCutBeta) {
+                tt.store(pos_.key(), ply, m, v, staticEval, depth - 3, Bound::Lower, ttPv);
+                return v;
             }
         }
     }

@@ -54,7 +54,7 @@ TEST_CASE("the default LMR table is the shipped formula", "[search][params]") {
     CHECK(table.fine(20, 20) % 1024 != 0);
     CHECK(table.fine(20, 20) >> 10 == table(20, 20));
     CHECK(table.fine(1, 1) == int(std::floor(base * 1024.0)));
-    CHECK(table(63, 63) == 10);
+    CHECK(table(63, 63) == 11);
 
     SECTION("the table follows its params, and back") {
         LmrTable t;

@@ -27,21 +27,26 @@ struct SearchParams {
     int pvPruneMinRootDepth = 8;      // PV nodes prune like the others from this iteration on
     int singularMinDepth = 6;
     int singularMarginPerDepth = 4;
-    int lmrBase = 70;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
-    int lmrDivisor = 179;
+    int lmrBase = 67;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
+    int lmrDivisor = 154;
     int historyBonusPerDepth = 151;   // history bonus: min(depth * perDepth, max)
     int historyBonusMax = 1621;
     int iirMinDepth = 4;              // internal iterative reduction from this depth on
     // Late-move reduction adjustments, in 1024ths of a ply:
-    int lmrPv = 1024;                 // less at PV nodes,
-    int lmrTtPv = 1024;               // at nodes once on a PV,
-    int lmrKiller = 1024;             // for killers,
-    int lmrCheck = 1024;              // for checks;
-    int lmrCutNode = 1024;            // more at expected cut nodes,
-    int lmrNotImproving = 0;          // when the static eval is not improving;
-    int lmrHistory = 0;               // less per 8192 of the move's history (2 main + 2 continuation)
-    int researchDeeperMargin = 30;    // a reduced search beating alpha by margin + perR * r...
+    int lmrPv = 876;                  // less at PV nodes,
+    int lmrTtPv = 1040;               // at nodes once on a PV,
+    int lmrKiller = 1189;             // for killers,
+    int lmrCheck = 977;               // for checks;
+    int lmrCutNode = 1015;            // more at expected cut nodes,
+    int lmrNotImproving = -20;        // when the static eval is not improving;
+    int lmrHistory = 265;             // less per 8192 of the move's history (2 main + 2 continuation)
+    int researchDeeperMargin = 25;    // a reduced search beating alpha by margin + perR * r...
     int researchDeeperPerR = 4;       // ...is searched again one ply deeper
+    int razorMaxDepth = 4;            // razoring up to this depth,
+    int razorBase = 230;              // when eval + base + perDepth * depth^2 < alpha
+    int razorPerDepth = 150;
+    int probCutMinDepth = 5;          // ProbCut from this depth on,
+    int probCutMargin = 100;          // against beta + margin
 };
 
 // One tunable: its spin option's name (the UCI spelling; the UCCI name is the
@@ -85,6 +90,11 @@ inline constexpr SearchParamInfo SearchParamTable[] = {
     {"LmrHistory", &SearchParams::lmrHistory, -4096, 8192},
     {"ResearchDeeperMargin", &SearchParams::researchDeeperMargin, 0, 300},
     {"ResearchDeeperPerR", &SearchParams::researchDeeperPerR, 0, 50},
+    {"RazorMaxDepth", &SearchParams::razorMaxDepth, 0, 10},
+    {"RazorBase", &SearchParams::razorBase, 0, 1000},
+    {"RazorPerDepth", &SearchParams::razorPerDepth, 0, 1000},
+    {"ProbCutMinDepth", &SearchParams::probCutMinDepth, 3, 64},
+    {"ProbCutMargin", &SearchParams::probCutMargin, 0, 1000},
 };
 
 // Every field has exactly one entry, and every default lies in its range.
