@@ -561,8 +561,9 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
         // Step 6. Null move: R = 2, 3 from depth 7 (the default params); never
         // twice in a row, not with too little material (zugzwang), verified
-        // at high depth.
-        if (depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !excluded &&
+        // at high depth; only at expected cut nodes (at an expected all node
+        // the null move's reply is mostly wasted work, as Stockfish found).
+        if (cutNode && depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !excluded &&
             (ply >= nullMoveMinPly_ || pos_.sideToMove() != nullMoveColor_) &&
             nullMoveSafe(pos_) &&
             !isDecisive(beta)) {
