@@ -301,8 +301,14 @@ private:
     bool isUsableKiller(Move m) const {
         return m && m != ttMove_ && pos_.isEmpty(m.to()) && pos_.isPseudoLegal(m);
     }
-    // A capture that loses material by static exchange waits for the end.
-    bool isLosingCapture(Move m) const { return !pos_.seeGe(m, 0); }
+    // A capture that loses material by static exchange waits for the end;
+    // its record as a refutation moves that line (Stockfish's habit): a
+    // capture that often cut may lose a little, one that never did must win.
+    bool isLosingCapture(Move m) const {
+        const Piece p = pos_.pieceOn(m.from());
+        const int record = (*scoring_.captures)[pieceIndex(p)][index(m.to())][int(typeOf(pos_.pieceOn(m.to())))];
+        return !pos_.seeGe(m, -record / 48);
+    }
 
     const Position& pos_;
     Move ttMove_;
