@@ -212,12 +212,11 @@ public:
                 generate<GenType::Captures>(pos_, list_);
                 for (int i = 0; i < list_.size; ++i) {
                     Move m = list_.moves[i];
-                    const Piece p = pos_.pieceOn(m.from());
+                    const PieceType attacker = typeOf(pos_.pieceOn(m.from()));
                     const PieceType victim = typeOf(pos_.pieceOn(m.to()));
                     // MVV/LVA, shifted by how often this capture refuted the
                     // position before (at most about a rook's worth).
-                    scores_[i] = VictimValue[int(victim)] * 8 - AttackerOrder[int(typeOf(p))] +
-                                 (*scoring_.captures)[pieceIndex(p)][index(m.to())][int(victim)] / 2;
+                    scores_[i] = VictimValue[int(victim)] * 8 - AttackerOrder[int(attacker)] + captureRecord(m) / 2;
                 }
                 cursor_ = 0;
                 stage_ = Stage::GoodCaptures;
@@ -301,14 +300,15 @@ private:
     bool isUsableKiller(Move m) const {
         return m && m != ttMove_ && pos_.isEmpty(m.to()) && pos_.isPseudoLegal(m);
     }
-    // A capture that loses material by static exchange waits for the end;
-    // its record as a refutation moves that line (Stockfish's habit): a
-    // capture that often cut may lose a little, one that never did must win.
-    bool isLosingCapture(Move m) const {
-        const Piece p = pos_.pieceOn(m.from());
-        const int record = (*scoring_.captures)[pieceIndex(p)][index(m.to())][int(typeOf(pos_.pieceOn(m.to())))];
-        return !pos_.seeGe(m, -record / 48);
+    // How often this capture refuted its position before (capture history).
+    int captureRecord(Move m) const {
+        return (*scoring_.captures)[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())]
+                                   [int(typeOf(pos_.pieceOn(m.to())))];
     }
+    // A capture that loses material by static exchange waits for the end;
+    // its record moves that line (Stockfish's habit): a capture that often
+    // cut may lose a little, one with a bad record must win something.
+    bool isLosingCapture(Move m) const { return !pos_.seeGe(m, -captureRecord(m) / 48); }
 
     const Position& pos_;
     Move ttMove_;
