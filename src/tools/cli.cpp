@@ -9,6 +9,7 @@
 #include "chariot/analyze.h"
 #include "chariot/bench.h"
 #include "chariot/book_tool.h"
+#include "chariot/datagen.h"
 #include "chariot/epd.h"
 #include "chariot/position.h"
 #include "chariot/rules.h"
@@ -36,6 +37,8 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("       chariot analyze [options] <game.pgn>...  annotate games: scores, mistakes, best lines");
     print("                                      ('chariot analyze --help' for the options)");
     print("       chariot epd <suite.epd> [--movetime MS|--depth D|--nodes N]  run a test suite (bm/am)");
+    print("       chariot datagen [options] <out.data>  self-play training data for the network");
+    print("                                      ('chariot datagen --help' for the options)");
     print("       chariot help                   this text");
 }
 
@@ -84,6 +87,8 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
     if (cmd == "analyze")
         return analyze::runAnalyzeTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr,
                                        std::cin, isatty(STDERR_FILENO) == 1);
+    if (cmd == "datagen")
+        return datagen::runDatagenTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
     if (cmd == "epd") return epd::runEpdTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         usage(print);

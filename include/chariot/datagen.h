@@ -1,0 +1,119 @@
+// Training data for the evaluation network: self-play games at a fixed node
+// limit, stored game by game (a start position, then per ply the move, the
+// search score and flags), so that a position costs five bytes.
+//
+// File format, version 1 (little-endian; docs/nnue.md has the same text):
+//   header (32 bytes): "CHRTDATA", u32 version = 1, u32 header bytes = 32,
+//                      u64 seed, u32 nodes per move, u32 reserved (0)
+//   records, each:     u32 0x454D4147 ("GAME"), u32 payload bytes P,
+//                      P payload bytes, u32 CRC-32 (IEEE) of the payload
+//   payload:           u64 seed, u64 game index, u8 result (0 black won,
+//                      1 draw, 2 red won), u8 termination, u16 plies n,
+//                      u8 FEN length L, L bytes of start FEN, then n plies of
+//                      u16 move (from + 90 * to, squares rank * 9 + file),
+//                      i16 score (internal units, side to move's view; 0 for
+//                      opening plies), u8 flags (PlyFlag)
+// A reader stops at the first record that is short or fails its check; the
+// generator truncates such a tail when it resumes.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "chariot/types.h"
+
+namespace chariot::datagen {
+
+inline constexpr char FileMagic[8] = {'C', 'H', 'R', 'T', 'D', 'A', 'T', 'A'};
+constexpr uint32_t FormatVersion = 1;
+constexpr uint32_t HeaderBytes = 32;
+constexpr uint32_t RecordMagic = 0x454D4147;  // "GAME" in file order
+constexpr size_t PlyBytes = 5;
+
+enum class Result : uint8_t { BlackWin = 0, Draw = 1, RedWin = 2 };
+enum class Termination : uint8_t {
+    Mate,             // no legal move (checkmate or stalemate: both lose)
+    PerpetualCheck,
+    PerpetualChase,
+    Repetition,       // a draw by repetition
+    NoCapture,        // 120 plies without a capture
+    DeadDraw,         // neither side has an attacking piece
+    MaxPlies,
+    AdjudicatedWin,   // both sides' searches agreed on a decisive score
+    AdjudicatedDraw,  // a long run of level scores late in the game
+};
+const char* terminationName(Termination t);
+
+// Per-ply flags.
+namespace PlyFlag {
+constexpr uint8_t Quiet = 1;        // a training position: searched, not in check, best move quiet, score not decisive
+constexpr uint8_t InCheck = 2;
+constexpr uint8_t CaptureBest = 4;  // the move played (the search's best) captures
+constexpr uint8_t Opening = 8;      // a book or random opening ply: not searched, score 0
+}  // namespace PlyFlag
+
+struct Ply {
+    Move move;
+    int16_t score = 0;
+    uint8_t flags = 0;
+};
+
+struct Game {
+    uint64_t seed = 0;
+    uint64_t index = 0;
+    Result result = Result::Draw;
+    Termination termination = Termination::MaxPlies;
+    std::string startFen;
+    std::vector<Ply> plies;
+};
+
+// 0..89 square numbers (rank * 9 + file), independent of the padded board.
+constexpr int square90(Square s) { return rankOf(s) * 9 + fileOf(s); }
+constexpr Square fromSquare90(int n) { return makeSquare(n % 9, n / 9); }
+
+uint32_t crc32(const uint8_t* data, size_t size);
+
+// The whole record (magic, length, payload, check).
+std::vector<uint8_t> encodeRecord(const Game& game);
+std::vector<uint8_t> encodeHeader(uint64_t seed, uint32_t nodes);
+
+struct FileHeader {
+    uint64_t seed = 0;
+    uint32_t nodes = 0;
+};
+
+// Sequential reader of a data file.
+class Reader {
+public:
+    // Opens and checks the header; on failure returns false with `error` set.
+    bool open(const std::string& path, std::string& error);
+    const FileHeader& header() const { return header_; }
+    // The next valid record; nullopt at the end of the file or at the first
+    // damaged record (then `damaged()` is true and `goodBytes()` says where
+    // the valid data ends).
+    std::optional<Game> next();
+    bool damaged() const { return damaged_; }
+    uint64_t goodBytes() const { return goodBytes_; }
+    const std::string& damage() const { return damage_; }
+
+private:
+    std::ifstream in_;
+    FileHeader header_;
+    bool damaged_ = false;
+    std::string damage_;
+    uint64_t goodBytes_ = 0;
+};
+
+// Decodes one payload (for the reader and the tests); nullopt if malformed.
+std::optional<Game> decodePayload(const uint8_t* data, size_t size);
+
+// `chariot datagen ...`: generate, merge, check. Messages go to `err`.
+int runDatagenTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print,
+                   std::ostream& err);
+
+}  // namespace chariot::datagen

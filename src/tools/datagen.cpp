@@ -1,0 +1,584 @@
+#include "chariot/datagen.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "chariot/book.h"
+#include "chariot/eval.h"
+#include "chariot/movegen.h"
+#include "chariot/rules.h"
+#include "chariot/search.h"
+#include "chariot/tool_args.h"
+
+namespace chariot::datagen {
+
+const char* terminationName(Termination t) {
+    static constexpr const char* names[] = {"mate",       "perpetual check", "perpetual chase",
+                                            "repetition", "no-capture rule", "dead draw",
+                                            "max plies",  "adjudicated win", "adjudicated draw"};
+    const size_t i = size_t(t);
+    return i < std::size(names) ? names[i] : "unknown";
+}
+
+// ---------------------------------------------------------------------------
+// Encoding
+
+namespace {
+
+constexpr std::array<uint32_t, 256> makeCrcTable() {
+    std::array<uint32_t, 256> table{};
+    for (uint32_t n = 0; n < 256; ++n) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[n] = c;
+    }
+    return table;
+}
+constexpr auto CrcTable = makeCrcTable();
+
+void put(std::vector<uint8_t>& out, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
+}
+uint64_t get(const uint8_t* p, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= uint64_t(p[i]) << (8 * i);
+    return v;
+}
+
+uint16_t encodeMove(Move m) { return uint16_t(square90(m.from()) + 90 * square90(m.to())); }
+std::optional<Move> decodeMove(uint16_t raw) {
+    const int from = raw % 90, to = raw / 90;
+    if (to >= 90 || from == to) return std::nullopt;
+    return Move(fromSquare90(from), fromSquare90(to));
+}
+
+}  // namespace
+
+uint32_t crc32(const uint8_t* data, size_t size) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < size; ++i) c = CrcTable[(c ^ data[i]) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+std::vector<uint8_t> encodeHeader(uint64_t seed, uint32_t nodes) {
+    std::vector<uint8_t> out(FileMagic, FileMagic + 8);
+    put(out, FormatVersion, 4);
+    put(out, HeaderBytes, 4);
+    put(out, seed, 8);
+    put(out, nodes, 4);
+    put(out, 0, 4);
+    return out;
+}
+
+std::vector<uint8_t> encodeRecord(const Game& game) {
+    std::vector<uint8_t> payload;
+    put(payload, game.seed, 8);
+    put(payload, game.index, 8);
+    put(payload, uint8_t(game.result), 1);
+    put(payload, uint8_t(game.termination), 1);
+    put(payload, std::min<size_t>(game.plies.size(), 0xFFFF), 2);
+    const size_t fenLength = std::min<size_t>(game.startFen.size(), 255);
+    put(payload, fenLength, 1);
+    payload.insert(payload.end(), game.startFen.begin(), game.startFen.begin() + long(fenLength));
+    for (size_t i = 0; i < game.plies.size() && i < 0xFFFF; ++i) {
+        put(payload, encodeMove(game.plies[i].move), 2);
+        put(payload, uint16_t(game.plies[i].score), 2);
+        put(payload, game.plies[i].flags, 1);
+    }
+    std::vector<uint8_t> out;
+    put(out, RecordMagic, 4);
+    put(out, payload.size(), 4);
+    out.insert(out.end(), payload.begin(), payload.end());
+    put(out, crc32(payload.data(), payload.size()), 4);
+    return out;
+}
+
+std::optional<Game> decodePayload(const uint8_t* data, size_t size) {
+    if (size < 21) return std::nullopt;
+    Game g;
+    g.seed = get(data, 8);
+    g.index = get(data + 8, 8);
+    const uint8_t result = data[16], termination = data[17];
+    if (result > 2 || termination > uint8_t(Termination::AdjudicatedDraw)) return std::nullopt;
+    g.result = Result(result);
+    g.termination = Termination(termination);
+    const size_t plies = get(data + 18, 2), fenLength = data[20];
+    if (size != 21 + fenLength + plies * PlyBytes) return std::nullopt;
+    g.startFen.assign(reinterpret_cast<const char*>(data + 21), fenLength);
+    const uint8_t* p = data + 21 + fenLength;
+    g.plies.reserve(plies);
+    for (size_t i = 0; i < plies; ++i, p += PlyBytes) {
+        auto m = decodeMove(uint16_t(get(p, 2)));
+        if (!m) return std::nullopt;
+        g.plies.push_back({*m, int16_t(uint16_t(get(p + 2, 2))), p[4]});
+    }
+    return g;
+}
+
+bool Reader::open(const std::string& path, std::string& error) {
+    in_.open(path, std::ios::binary);
+    if (!in_) {
+        error = fmt::format("cannot open '{}'", path);
+        return false;
+    }
+    uint8_t h[HeaderBytes];
+    if (!in_.read(reinterpret_cast<char*>(h), HeaderBytes)) {
+        error = fmt::format("'{}' is too short for a Chariot data file", path);
+        return false;
+    }
+    if (std::memcmp(h, FileMagic, 8) != 0) {
+        error = fmt::format("'{}' is not a Chariot data file (no CHRTDATA header)", path);
+        return false;
+    }
+    if (get(h + 8, 4) != FormatVersion || get(h + 12, 4) != HeaderBytes) {
+        error = fmt::format("'{}' is data format version {}; this build reads version {}", path, get(h + 8, 4),
+                            FormatVersion);
+        return false;
+    }
+    header_.seed = get(h + 16, 8);
+    header_.nodes = uint32_t(get(h + 24, 4));
+    goodBytes_ = HeaderBytes;
+    return true;
+}
+
+std::optional<Game> Reader::next() {
+    if (damaged_ || !in_) return std::nullopt;
+    uint8_t head[8];
+    in_.read(reinterpret_cast<char*>(head), 8);
+    if (in_.gcount() == 0) return std::nullopt;  // a clean end
+    auto fail = [&](std::string why) -> std::optional<Game> {
+        damaged_ = true;
+        damage_ = fmt::format("damaged record at byte {}: {}", goodBytes_, why);
+        return std::nullopt;
+    };
+    if (in_.gcount() < 8) return fail("truncated record header");
+    if (get(head, 4) != RecordMagic) return fail("no record marker");
+    const size_t size = get(head + 4, 4);
+    if (size > (size_t(1) << 24)) return fail("implausible record length");
+    std::vector<uint8_t> payload(size + 4);
+    in_.read(reinterpret_cast<char*>(payload.data()), std::streamsize(size + 4));
+    if (size_t(in_.gcount()) < size + 4) return fail("truncated record");
+    if (crc32(payload.data(), size) != get(payload.data() + size, 4)) return fail("checksum mismatch");
+    auto game = decodePayload(payload.data(), size);
+    if (!game) return fail("malformed payload");
+    goodBytes_ += 8 + size + 4;
+    return game;
+}
+
+// ---------------------------------------------------------------------------
+// Generation
+
+namespace {
+
+struct Settings {
+    std::string out;
+    uint64_t seed = 1;
+    uint32_t nodes = 5000;
+    int threads = 1;
+    uint64_t games = 0;  // 0: until interrupted
+    int bookPlies = 12;  // at most this many book plies (a random count)
+    int randomMin = 2, randomMax = 8;  // then this many uniformly random legal plies
+    Value openingLimit = 400;  // an opening whose quick search scores beyond this is drawn again
+    int maxPlies = 400;
+    int hashMB = 16;
+    std::string book;  // default: the engine's
+    int progressSeconds = 10;
+};
+
+constexpr int RuleNoCapturePlies = 120;
+constexpr Value AdjudicateWinScore = 2500;  // two and a half rooks, or a mate
+constexpr int AdjudicateWinPlies = 8;
+constexpr int AdjudicateDrawFromPly = 160;
+constexpr Value AdjudicateDrawScore = 15;
+constexpr int AdjudicateDrawPlies = 24;
+
+class Generator {
+public:
+    Generator(const Settings& s, const Book* book) : settings_(s), book_(book) {}
+
+    Game play(uint64_t index, TranspositionTable& tt, Searcher& searcher) const {
+        uint64_t rng = settings_.seed * 0x9E3779B97F4A7C15ULL ^ (index + 1) * 0xD1B54A32D192ED03ULL;
+        auto random = [&rng] { return tables::splitMix64(rng); };
+        SearchOptions options;
+        options.threads = 1;
+        Game game;
+        game.seed = settings_.seed;
+        game.index = index;
+        Position pos;
+        // Openings: a walk through the book, then random plies; drawn again
+        // while the position is already lopsided.
+        for (int attempt = 0;; ++attempt) {
+            tt.clear();
+            searcher.clearHistory();
+            pos = Position();
+            game.plies.clear();
+            const int bookPlies = book_ ? int(random() % uint64_t(settings_.bookPlies + 1)) : 0;
+            for (int i = 0; i < bookPlies; ++i) {
+                const Move m = pickBookMove(book_->probe(pos), random());
+                if (!m) break;
+                game.plies.push_back({m, 0, PlyFlag::Opening});
+                pos.makeMove(m);
+            }
+            const int randomPlies =
+                settings_.randomMin + int(random() % uint64_t(settings_.randomMax - settings_.randomMin + 1));
+            bool dead = false;
+            for (int i = 0; i < randomPlies; ++i) {
+                MoveList legal;
+                generateLegal(pos, legal);
+                if (legal.size == 0) {
+                    dead = true;
+                    break;
+                }
+                const Move m = legal.moves[random() % uint64_t(legal.size)];
+                game.plies.push_back({m, 0, PlyFlag::Opening});
+                pos.makeMove(m);
+            }
+            if (dead) continue;
+            MoveList legal;
+            generateLegal(pos, legal);
+            if (legal.size == 0) continue;
+            SearchLimits quick;
+            quick.nodes = std::max<uint32_t>(settings_.nodes / 2, 500);
+            const SearchResult r = searcher.search(pos, quick, options);
+            if (std::abs(r.score) <= settings_.openingLimit || attempt >= 50) break;
+        }
+        // The opening is stored as moves from the start position.
+        game.startFen = std::string(StartFen);
+
+        SearchLimits limits;
+        limits.nodes = settings_.nodes;
+        int winRun = 0, drawRun = 0;
+        Color winner = Color::Red;
+        auto finish = [&](Result r, Termination t) {
+            game.result = r;
+            game.termination = t;
+            return game;
+        };
+        auto lossFor = [](Color loser) { return loser == Color::Red ? Result::BlackWin : Result::RedWin; };
+        while (true) {
+            const Color us = pos.sideToMove();
+            MoveList legal;
+            generateLegal(pos, legal);
+            if (legal.size == 0) return finish(lossFor(us), Termination::Mate);
+            const rules::Ruling ruling = rules::judge(pos, 0);
+            if (ruling.verdict == rules::Verdict::PerpetualCheck)
+                return finish(lossFor(ruling.offender), Termination::PerpetualCheck);
+            if (ruling.verdict == rules::Verdict::PerpetualChase)
+                return finish(lossFor(ruling.offender), Termination::PerpetualChase);
+            if (ruling.verdict == rules::Verdict::Draw) return finish(Result::Draw, Termination::Repetition);
+            if (pos.rule60() >= RuleNoCapturePlies) return finish(Result::Draw, Termination::NoCapture);
+            if (!hasAttackers(pos, Color::Red) && !hasAttackers(pos, Color::Black))
+                return finish(Result::Draw, Termination::DeadDraw);
+            if (int(game.plies.size()) >= settings_.maxPlies) return finish(Result::Draw, Termination::MaxPlies);
+
+            const SearchResult r = searcher.search(pos, limits, options);
+            if (!r.best) return finish(lossFor(us), Termination::Mate);  // cannot happen: legal moves exist
+            const bool inCheck = pos.inCheck(), capture = !pos.isEmpty(r.best.to());
+            Ply ply;
+            ply.move = r.best;
+            ply.score = int16_t(std::clamp(r.score, -32000, 32000));
+            ply.flags = uint8_t((inCheck ? PlyFlag::InCheck : 0) | (capture ? PlyFlag::CaptureBest : 0) |
+                                (!inCheck && !capture && !isDecisive(r.score) ? PlyFlag::Quiet : 0));
+            game.plies.push_back(ply);
+
+            // Adjudication on both sides' consecutive scores (red's view).
+            const Value red = us == Color::Red ? r.score : -r.score;
+            if (std::abs(red) >= AdjudicateWinScore) {
+                const Color side = red > 0 ? Color::Red : Color::Black;
+                winRun = winRun > 0 && side == winner ? winRun + 1 : 1;
+                winner = side;
+            } else {
+                winRun = 0;
+            }
+            drawRun = int(game.plies.size()) >= AdjudicateDrawFromPly && std::abs(red) <= AdjudicateDrawScore
+                          ? drawRun + 1
+                          : 0;
+            pos.makeMove(r.best);
+            if (winRun >= AdjudicateWinPlies)
+                return finish(winner == Color::Red ? Result::RedWin : Result::BlackWin, Termination::AdjudicatedWin);
+            if (drawRun >= AdjudicateDrawPlies) return finish(Result::Draw, Termination::AdjudicatedDraw);
+        }
+    }
+
+private:
+    const Settings& settings_;
+    const Book* book_;
+};
+
+struct Tally {
+    uint64_t games = 0, plies = 0, quiet = 0;
+    std::array<uint64_t, 3> results{};
+    std::map<std::string, uint64_t> terminations;
+    void add(const Game& g) {
+        ++games;
+        plies += g.plies.size();
+        for (const Ply& p : g.plies) quiet += (p.flags & PlyFlag::Quiet) != 0;
+        ++results[size_t(g.result)];
+        ++terminations[terminationName(g.termination)];
+    }
+    std::string summary() const {
+        std::string ends;
+        for (const auto& [name, n] : terminations) ends += fmt::format("{}{} {}", ends.empty() ? "" : ", ", name, n);
+        return fmt::format("games {}, positions {} (quiet {}), red {} / draw {} / black {}; ends: {}", games, plies,
+                           quiet, results[2], results[1], results[0], ends.empty() ? "none" : ends);
+    }
+};
+
+constexpr const char* Usage =
+    "usage: chariot datagen [options] <out.data>   self-play training data (resumable: rerun to continue)\n"
+    "         --nodes N        nodes searched per move (default 5000)\n"
+    "         --games N        stop after games 0..N-1 are written (default: until interrupted)\n"
+    "         --threads N      games played at once (default 1)\n"
+    "         --seed S         shard seed: shards with different seeds never repeat a game (default 1)\n"
+    "         --book FILE      opening book walked at random first (default: chariot.book beside the binary;\n"
+    "                          'none' for no book)\n"
+    "         --book-plies N   at most N book plies, a random count from 0 (default 12)\n"
+    "         --random-plies A-B  then A to B uniformly random legal plies (default 2-8)\n"
+    "         --max-plies N    a game longer than N plies is a draw (default 400)\n"
+    "         --hash MB        hash table per game thread (default 16)\n"
+    "         --progress S     a progress line on stderr every S seconds (default 10)\n"
+    "       chariot datagen merge <out.data> <in.data>...   concatenate shards (valid records, no duplicates)\n"
+    "       chariot datagen check <file.data>...            count games, positions, results, damage\n";
+
+int generateData(const Settings& s, std::ostream& err) {
+    std::unique_ptr<Book> book;
+    if (s.book != "none") {
+        std::string error;
+        const std::string path = s.book.empty() ? defaultBookPath() : s.book;
+        book = Book::load(path, error);
+        if (!book) {
+            err << "datagen: book " << path << ": " << error << (s.book.empty() ? " (continuing without)" : "") << '\n';
+            if (!s.book.empty()) return 2;
+        }
+    }
+    // Resume: keep the valid records, cut a damaged tail, skip the games done.
+    std::set<uint64_t> done;
+    Tally tally;
+    uint64_t keepBytes = 0;
+    if (std::filesystem::exists(s.out)) {
+        Reader reader;
+        std::string error;
+        if (!reader.open(s.out, error)) return err << "datagen: " << error << '\n', 2;
+        if (reader.header().seed != s.seed || reader.header().nodes != s.nodes)
+            return err << fmt::format(
+                              "datagen: {} holds seed {} at {} nodes; continue it with the same --seed and --nodes, "
+                              "or write a new file\n",
+                              s.out, reader.header().seed, reader.header().nodes),
+                   2;
+        while (auto g = reader.next()) {
+            done.insert(g->index);
+            tally.add(*g);
+        }
+        keepBytes = reader.goodBytes();
+        if (reader.damaged()) err << "datagen: " << reader.damage() << "; the rest is cut and replayed\n";
+        std::filesystem::resize_file(s.out, keepBytes);
+        err << fmt::format("datagen: resuming {}: {}\n", s.out, tally.summary());
+    }
+    std::FILE* file = std::fopen(s.out.c_str(), keepBytes ? "ab" : "wb");
+    if (!file) return err << "datagen: cannot write " << s.out << '\n', 2;
+    if (!keepBytes) {
+        const auto header = encodeHeader(s.seed, s.nodes);
+        std::fwrite(header.data(), 1, header.size(), file);
+        std::fflush(file);
+    }
+
+    // Games not yet written, in order: the gaps first, then on from the end.
+    std::vector<uint64_t> gaps;
+    const uint64_t end = done.empty() ? 0 : *done.rbegin() + 1;
+    for (uint64_t i = 0; i < end; ++i)
+        if (!done.count(i)) gaps.push_back(i);
+    std::atomic<uint64_t> cursor{0};
+    auto nextIndex = [&]() -> std::optional<uint64_t> {
+        const uint64_t k = cursor.fetch_add(1);
+        const uint64_t index = k < gaps.size() ? gaps[k] : end + (k - gaps.size());
+        if (s.games && index >= s.games) return std::nullopt;
+        return index;
+    };
+
+    Generator generator(s, book.get());
+    std::mutex writeMutex;
+    Tally session;
+    std::atomic<int> running{s.threads};
+    std::vector<std::thread> workers;
+    for (int t = 0; t < s.threads; ++t)
+        workers.emplace_back([&] {
+            TranspositionTable tt(size_t(s.hashMB));
+            Searcher searcher(tt);
+            while (auto index = nextIndex()) {
+                const Game game = generator.play(*index, tt, searcher);
+                const auto bytes = encodeRecord(game);
+                std::lock_guard lock(writeMutex);
+                std::fwrite(bytes.data(), 1, bytes.size(), file);
+                std::fflush(file);
+                session.add(game);
+            }
+            --running;
+        });
+    const auto start = std::chrono::steady_clock::now();
+    auto report = [&](bool final) {
+        std::lock_guard lock(writeMutex);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        err << fmt::format("datagen: {:.0f} s, this run {} games, {} positions ({:.0f}/s, quiet {:.0f}/s); "
+                           "file: {} games, {} positions\n",
+                           seconds, session.games, session.plies, double(session.plies) / std::max(seconds, 1e-3),
+                           double(session.quiet) / std::max(seconds, 1e-3), tally.games + session.games,
+                           tally.plies + session.plies);
+        if (final) err << "datagen: this run: " << session.summary() << '\n';
+    };
+    auto last = start;
+    while (running.load() > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (s.progressSeconds > 0 && std::chrono::steady_clock::now() - last >= std::chrono::seconds(s.progressSeconds)) {
+            last = std::chrono::steady_clock::now();
+            report(false);
+        }
+    }
+    for (auto& w : workers) w.join();
+    std::fclose(file);
+    report(true);
+    return 0;
+}
+
+int mergeData(const std::vector<std::string>& args, std::ostream& err) {
+    if (args.size() < 2) return err << Usage, 2;
+    const std::string& out = args[0];
+    for (size_t i = 1; i < args.size(); ++i)
+        if (std::filesystem::exists(out) && std::filesystem::exists(args[i]) &&
+            std::filesystem::equivalent(out, args[i]))
+            return err << "datagen merge: the output is also an input\n", 2;
+    std::FILE* file = std::fopen(out.c_str(), "wb");
+    if (!file) return err << "datagen merge: cannot write " << out << '\n', 2;
+    std::set<std::pair<uint64_t, uint64_t>> seen;
+    Tally tally;
+    uint64_t duplicates = 0;
+    bool headerWritten = false;
+    int status = 0;
+    for (size_t i = 1; i < args.size(); ++i) {
+        Reader reader;
+        std::string error;
+        if (!reader.open(args[i], error)) {
+            err << "datagen merge: " << error << '\n';
+            status = 1;
+            continue;
+        }
+        if (!headerWritten) {
+            const auto header = encodeHeader(reader.header().seed, reader.header().nodes);
+            std::fwrite(header.data(), 1, header.size(), file);
+            headerWritten = true;
+        }
+        while (auto g = reader.next()) {
+            if (!seen.insert({g->seed, g->index}).second) {
+                ++duplicates;
+                continue;
+            }
+            const auto bytes = encodeRecord(*g);
+            std::fwrite(bytes.data(), 1, bytes.size(), file);
+            tally.add(*g);
+        }
+        if (reader.damaged()) err << "datagen merge: " << args[i] << ": " << reader.damage() << "; rest skipped\n";
+    }
+    if (!headerWritten) {
+        const auto header = encodeHeader(0, 0);
+        std::fwrite(header.data(), 1, header.size(), file);
+    }
+    std::fclose(file);
+    err << fmt::format("datagen merge: wrote {}: {}; {} duplicate game(s) skipped\n", out, tally.summary(),
+                       duplicates);
+    return status;
+}
+
+int checkData(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print,
+              std::ostream& err) {
+    if (args.empty()) return err << Usage, 2;
+    int status = 0;
+    for (const auto& path : args) {
+        Reader reader;
+        std::string error;
+        if (!reader.open(path, error)) {
+            err << "datagen check: " << error << '\n';
+            status = 1;
+            continue;
+        }
+        Tally tally;
+        while (auto g = reader.next()) tally.add(*g);
+        print(fmt::format("{}: seed {}, {} nodes/move; {}", path, reader.header().seed, reader.header().nodes,
+                          tally.summary()));
+        if (reader.damaged()) {
+            print(fmt::format("{}: {}", path, reader.damage()));
+            status = 1;
+        }
+    }
+    return status;
+}
+
+}  // namespace
+
+int runDatagenTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print,
+                   std::ostream& err) {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        tools::printLines(print, Usage);
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "merge") return mergeData(std::vector<std::string>(args.begin() + 1, args.end()), err);
+    if (args[0] == "check") return checkData(std::vector<std::string>(args.begin() + 1, args.end()), print, err);
+
+    Settings s;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
+        auto number = [&](auto& out, auto lo, auto hi) {
+            const std::string* v = value();
+            using T = std::remove_reference_t<decltype(out)>;
+            if (!v || !tools::parseNumber(*v, out, T(lo), T(hi))) {
+                err << fmt::format("datagen: {} needs a number from {} to {}\n", a, lo, hi);
+                return false;
+            }
+            return true;
+        };
+        bool ok = true;
+        if (a == "--nodes") ok = number(s.nodes, 1, 100000000);
+        else if (a == "--games") ok = number(s.games, 0, uint64_t(1) << 40);
+        else if (a == "--threads") ok = number(s.threads, 1, 256);
+        else if (a == "--seed") ok = number(s.seed, 0, UINT64_MAX);
+        else if (a == "--book-plies") ok = number(s.bookPlies, 0, 100);
+        else if (a == "--max-plies") ok = number(s.maxPlies, 10, 2000);
+        else if (a == "--hash") ok = number(s.hashMB, 1, 4096);
+        else if (a == "--progress") ok = number(s.progressSeconds, 0, 86400);
+        else if (a == "--book") {
+            const std::string* v = value();
+            if (!v) ok = false, err << "datagen: --book needs a file (or 'none')\n";
+            else s.book = *v;
+        } else if (a == "--random-plies") {
+            const std::string* v = value();
+            const size_t dash = v ? v->find('-') : std::string::npos;
+            ok = v && dash != std::string::npos &&
+                 tools::parseNumber(v->substr(0, dash), s.randomMin, 0, 100) &&
+                 tools::parseNumber(v->substr(dash + 1), s.randomMax, s.randomMin, 100);
+            if (!ok) err << "datagen: --random-plies needs A-B with 0 <= A <= B <= 100\n";
+        } else if (!a.empty() && a[0] == '-') {
+            err << "datagen: unknown option " << a << '\n' << Usage;
+            return 2;
+        } else if (s.out.empty()) {
+            s.out = a;
+        } else {
+            err << "datagen: one output file only\n" << Usage;
+            return 2;
+        }
+        if (!ok) return 2;
+    }
+    if (s.out.empty()) return err << Usage, 2;
+    return generateData(s, err);
+}
+
+}  // namespace chariot::datagen
