@@ -43,6 +43,22 @@ std::string joinTokens(const std::vector<std::string>& tokens, size_t from, size
 
 // ---------------------------------------------------------------------------
 
+int toUcciScore(Value v) {
+    if (v >= ValueBanInMaxPly) return 9900 - (ValueBan - v);   // won by the repetition rules
+    if (v <= -ValueBanInMaxPly) return -9900 + (ValueBan + v);
+    if (v >= ValueMateInMaxPly) return 10000 - (ValueMate - v);
+    if (v <= -ValueMateInMaxPly) return -10000 + (ValueMate + v);
+    return std::clamp(v / 4, -9000, 9000);
+}
+
+int toCentipawns(Value v) {
+    if (v >= ValueBanInMaxPly) return 20000 - (ValueBan - v);
+    if (v <= -ValueBanInMaxPly) return -20000 + (ValueBan + v);
+    return v;
+}
+
+// ---------------------------------------------------------------------------
+
 void LineSplitter::feed(const char* data, size_t size, std::vector<Line>& out) {
     for (size_t i = 0; i < size; ++i) {
         char c = data[i];
@@ -522,7 +538,7 @@ void Protocol::printInfo(const SearchInfo& i) {
                         i.selDepth, i.multiPV > 1 || engine_.searchOptions().multiPV > 1 ? fmt::format(" multipv {}", i.multiPV) : "",
                         toUcciScore(i.score), bound, i.timeMs, i.nodes, nps, i.hashfull, pv));
     } else {
-        std::string score = isMateValue(i.score) ? fmt::format("mate {}", mateInMoves(i.score))
+        std::string score = isMateScore(i.score) ? fmt::format("mate {}", mateInMoves(i.score))
                                                  : fmt::format("cp {}", toCentipawns(i.score));
         say(fmt::format("info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits 0 time {} pv{}",
                         i.depth, i.selDepth, i.multiPV, score, bound, i.nodes, nps, i.hashfull, i.timeMs, pv));

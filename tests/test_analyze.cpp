@@ -459,7 +459,7 @@ TEST_CASE("a missed forced mate is marked ?? with the mating move as best", "[an
     REQUIRE(r.moves.size() == 2);
     const analyze::MoveNote& n = r.moves[0];
     CHECK(n.before.best == Move::parse("e6g7"));
-    CHECK(isMateValue(n.before.score));
+    CHECK(isMateScore(n.before.score));
     CHECK(mateInMoves(n.before.score) == 2);
     CHECK(n.loss >= 300);
     CHECK(n.mark == "??");

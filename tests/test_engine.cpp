@@ -188,7 +188,7 @@ TEST_CASE("go mate ends by itself, with a mate when there is one", "[engine]") {
         if (!finished) engine.stop(), engine.wait();
         REQUIRE(finished);
         REQUIRE(rec.answerCount() == 1);
-        CHECK_FALSE(isMateValue(rec.answers[0].result.score));
+        CHECK_FALSE(isMateScore(rec.answers[0].result.score));
     }
     SECTION("a mate in one is proven") {
         REQUIRE_FALSE(engine.setPosition("3k5/9/7R1/9/9/p7p/9/9/9/4K4 w - - 0 1", {}));

@@ -17,6 +17,7 @@
 
 #include "chariot/engine.h"
 #include "chariot/rules.h"
+#include "chariot/ucci.h"
 #include "engine_process.h"
 
 using namespace chariot;

@@ -16,7 +16,7 @@
 #include "chariot/book.h"
 #include "chariot/options.h"
 #include "chariot/position.h"
-#include "chariot/search.h"
+#include "chariot/thread.h"
 #include "chariot/skill.h"
 #include "chariot/tt.h"
 

@@ -7,17 +7,13 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <mutex>
-#include <random>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include "chariot/eval.h"
-#include "chariot/movegen.h"
+#include "chariot/history.h"
 #include "chariot/position.h"
 #include "chariot/search_params.h"
 #include "chariot/timeman.h"
@@ -136,27 +132,6 @@ struct SearchCallbacks {
     std::function<void(const SearchResult&)> onDone;  // last: the search is over
 };
 
-// A thread that sleeps on a condition variable until it is given a job.
-class PoolThread {
-public:
-    PoolThread();
-    ~PoolThread();  // waits for the job in hand
-    PoolThread(const PoolThread&) = delete;
-    PoolThread& operator=(const PoolThread&) = delete;
-    void run(std::function<void()> job);  // the thread must be idle
-    void wait();                          // until idle
-    bool busy() const;
-
-private:
-    void idleLoop();
-    mutable std::mutex mutex_;
-    std::condition_variable cv_;
-    std::function<void()> job_;
-    bool busy_ = false;
-    bool quit_ = false;
-    std::thread thread_;  // last: starts once the members above exist
-};
-
 // What every search thread reads of the search in progress: set by
 // Searcher::start before the threads run, then read-only except the flags.
 struct SearchShared {
@@ -184,59 +159,94 @@ struct SearchShared {
     }
 };
 
-class Searcher {
-public:
-    explicit Searcher(TranspositionTable& tt);
-    ~Searcher();
-    Searcher(const Searcher&) = delete;
-    Searcher& operator=(const Searcher&) = delete;
+class Searcher;
+namespace rules {
+struct Ruling;
+}
 
-    // Starts a search of a copy of `root` on the pool and returns at once.
-    // The stop and ponder state and the clock are reset here, in the caller's
-    // thread, so a stop or ponderhit sent right after `go` cannot be lost.
-    // A search still running is waited for first.
-    void start(const Position& root, const SearchLimits& limits, const SearchOptions& options,
-               SearchCallbacks callbacks);
-    // Blocks until the search started last is over (its onDone has returned).
-    void wait();
-    bool searching() const;
-    // start + wait; returns the result.
-    SearchResult search(const Position& root, const SearchLimits& limits, const SearchOptions& options,
-                        SearchCallbacks callbacks = {});
-    // A stop command (GUI, quit, destructor): stops the search and ends any
-    // wait for ponderhit or for the minimum think time.
-    void stop();
-    // A node or time limit was reached: stops the search only.
-    void limitReached();
-    // Converts a ponder search into a timed search whose clock starts now.
-    void ponderhit();
-    bool stopped() const { return shared_.stopRequested.load(std::memory_order_relaxed); }
-    // Forget killers and history (new game).
-    void clearHistory();
-    uint64_t nodes() const;
-
-private:
-    void mainThread();
-    void resizePool(int threads);
-    SearchResult pickResult();
-    SearchShared shared_;
-    std::vector<std::unique_ptr<class Worker>> workers_;
-    std::vector<std::unique_ptr<PoolThread>> threads_;  // threads_[i] runs workers_[i]
-    std::mutex waitMutex_;                  // for the ponder/infinite wait
-    std::condition_variable waitCv_;
-    Position root_;
-    std::vector<Move> rootMoves_;
-    Move ttRootMove_;          // a deeper earlier result for the root, if any
-    int ttRootDepth_ = 0;
-    Value ttRootValue_ = 0;
-    SearchResult lastResult_;
+struct RootMove {
+    Move move;
+    Value score = -ValueInfinite;
+    Value previousScore = -ValueInfinite;
+    Value jitter = 0;
+    int selDepth = 0;
+    std::vector<Move> pv;
 };
 
-// Score as UCCI GUIs read it: a bare number, "one light piece = 100", mate as
-// +-(10000 - plies). UCI: centipawns, or a mate distance in moves.
-int toUcciScore(Value v);
-bool isMateValue(Value v);
-int mateInMoves(Value v);  // > 0 when we mate, < 0 when we are mated
-int toCentipawns(Value v);
+class Worker {
+public:
+    Worker(Searcher& owner, SearchShared& shared, int id) : owner_(owner), shared_(shared), id_(id) {}
+
+    void prepare(const Position& root, const std::vector<Move>& rootMoves, const SearchOptions& options,
+                 uint64_t seed);
+    void iterativeDeepening();
+    void clearHistory();
+
+    std::atomic<uint64_t> nodes{0};
+    std::vector<RootMove> rootMoves;
+    int completedDepth = 0;
+    std::vector<RootLine> completedLines;  // MultiPV > 1, main thread: the last completed iteration's lines
+
+private:
+    struct Frame {
+        Value staticEval = 0;
+        Move move;
+        bool nullMove = false;   // the move made from this frame is a null move
+        int contSlot = -1;       // continuation slot of the move made here (-1: none/null)
+        Move excluded;           // singular-extension search: this move is left out
+        bool ttPv = false;       // this node is or once was on a principal variation
+    };
+
+    template <bool PvNode>
+    Value search(Value alpha, Value beta, Depth depth, int ply, bool cutNode);
+    template <bool PvNode>
+    Value qsearch(Value alpha, Value beta, int ply);
+    Value rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex);
+    bool checkStop();
+    // The main thread's first iteration always completes, stop or not, so
+    // that the answer is never an unsearched move (it takes microseconds).
+    bool mustFinish() const { return id_ == 0 && rootDepth_ <= 1; }
+    bool stopping() const { return !mustFinish() && shared_.stopRequested.load(std::memory_order_relaxed); }
+    // Only this thread writes its counter: a plain increment, no locked add.
+    void countNode() { nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+    void updatePv(int ply, Move m);
+    void updateQuietStats(int ply, Move best, Depth depth, const Move* quiets, int quietCount);
+    void updateCaptureStats(Move best, Depth depth, const Move* captures, int captureCount);
+    // The history bonus of a cutoff at this depth (the malus is its negative).
+    int historyBonus(Depth depth) const {
+        return std::min(depth * options_.params.historyBonusPerDepth, options_.params.historyBonusMax);
+    }
+    Value repetitionValue(const rules::Ruling& r, int ply) const;
+    void report(int depth, size_t lines);
+
+    Searcher& owner_;       // its public API: limitReached(), stopped(), nodes()
+    SearchShared& shared_;  // limits, options, clock, callbacks, TT
+    int id_;
+    Position pos_;
+    SearchOptions options_;
+    LmrTable lmr_;          // from options_.params
+    int selDepth_ = 0;
+    int rootDepth_ = 0;
+    // During a null-move verification search the verifying side plays no
+    // null move before this ply (0: no verification running).
+    int nullMoveMinPly_ = 0;
+    Color nullMoveColor_ = Color::Red;
+    int bestMoveChanges_ = 0;
+    int64_t nextProgressMs_ = 1000;
+    Frame frames_[MaxPly + 4];
+    Move pv_[MaxPly + 1][MaxPly + 1];
+    int pvLength_[MaxPly + 1] = {};
+    Move killers_[MaxPly + 2][2];
+    int16_t history_[PieceIndexCount][BoardSize] = {};
+    CaptureHistory captureHistory_ = {};
+    // Continuation history: [slot of the move one or two plies back][slot of this move].
+    std::vector<int16_t> contHistory_ = std::vector<int16_t>(size_t(ContSlots) * ContSlots);
+    std::vector<Move> counterMoves_ = std::vector<Move>(ContSlots);  // reply that refuted a move
+    const int16_t* contRow(int ply, int back) const {
+        const int slot = ply >= back ? frames_[ply - back].contSlot : -1;
+        return slot >= 0 ? &contHistory_[size_t(slot) * ContSlots] : nullptr;
+    }
+    int16_t* contRow(int ply, int back) { return const_cast<int16_t*>(std::as_const(*this).contRow(ply, back)); }
+};
 
 }  // namespace chariot

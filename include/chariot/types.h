@@ -137,5 +137,11 @@ constexpr bool isMateScore(Value v) {
 }
 constexpr bool isBanScore(Value v) { return v >= ValueBanInMaxPly || v <= -ValueBanInMaxPly; }
 constexpr bool isDecisive(Value v) { return v >= ValueDecisive || v <= -ValueDecisive; }
+// A mate score as moves to the mate: > 0 when the side to move mates, < 0
+// when it is mated, 0 for any other value.
+constexpr int mateInMoves(Value v) {
+    if (!isMateScore(v)) return 0;
+    return v > 0 ? (ValueMate - v + 1) / 2 : -(ValueMate + v) / 2;
+}
 
 }  // namespace chariot

@@ -37,6 +37,14 @@ private:
     bool truncated_ = false;
 };
 
+// Score as UCCI GUIs read it: a bare number on ElephantEye's scale (internal
+// units / 4), mate as +-(10000 - plies), a win by the repetition rules as
+// +-(9900 - plies).
+int toUcciScore(Value v);
+// UCI `score cp`: internal units; a win by the repetition rules is
+// +-(20000 - plies) (a mate is printed as `score mate N` instead).
+int toCentipawns(Value v);
+
 class Protocol {
 public:
     enum class Dialect : uint8_t { Ucci, Uci };

@@ -147,7 +147,7 @@ GameReport analyzeGame(Engine& engine, const PreparedGame& game, const Options& 
 
 std::string formatScore(Value v, int depth) {
     std::string s;
-    if (isMateValue(v)) s = fmt::format("{}M{}", v > 0 ? '+' : '-', std::abs(mateInMoves(v)));
+    if (isMateScore(v)) s = fmt::format("{}M{}", v > 0 ? '+' : '-', std::abs(mateInMoves(v)));
     else s = fmt::format("{:+.2f}", v / 100.0);
     if (depth >= 0) s += fmt::format("/{}", depth);
     return s;
@@ -300,7 +300,7 @@ namespace {
 // "bestScore":...,"bestMate":...
 std::string jsonScore(Value redView, std::string_view prefix = {}) {
     const std::string mate =
-        isMateValue(redView) ? std::to_string((redView > 0 ? 1 : -1) * std::abs(mateInMoves(redView))) : "null";
+        isMateScore(redView) ? std::to_string((redView > 0 ? 1 : -1) * std::abs(mateInMoves(redView))) : "null";
     return prefix.empty() ? fmt::format("\"score\":{},\"mate\":{}", redView, mate)
                           : fmt::format("\"{}Score\":{},\"{}Mate\":{}", prefix, redView, prefix, mate);
 }

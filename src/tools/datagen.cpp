@@ -18,7 +18,7 @@
 #include "chariot/eval.h"
 #include "chariot/movegen.h"
 #include "chariot/rules.h"
-#include "chariot/search.h"
+#include "chariot/thread.h"
 #include "chariot/tool_args.h"
 
 namespace chariot::datagen {

@@ -1,0 +1,248 @@
+#include "chariot/thread.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include "chariot/movegen.h"
+
+namespace chariot {
+
+PoolThread::PoolThread() : thread_([this] { idleLoop(); }) {}
+
+PoolThread::~PoolThread() {
+    {
+        std::lock_guard lock(mutex_);
+        quit_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+void PoolThread::run(std::function<void()> job) {
+    {
+        std::lock_guard lock(mutex_);
+        assert(!busy_);
+        job_ = std::move(job);
+        busy_ = true;
+    }
+    cv_.notify_all();
+}
+
+void PoolThread::wait() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [this] { return !busy_; });
+}
+
+bool PoolThread::busy() const {
+    std::lock_guard lock(mutex_);
+    return busy_;
+}
+
+void PoolThread::idleLoop() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+        cv_.wait(lock, [this] { return busy_ || quit_; });
+        if (!busy_) return;  // quit, and no job left
+        std::function<void()> job = std::move(job_);
+        lock.unlock();
+        job();
+        lock.lock();
+        busy_ = false;
+        cv_.notify_all();
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+Searcher::Searcher(TranspositionTable& tt) : shared_(tt) { resizePool(1); }
+
+Searcher::~Searcher() {
+    stop();
+    wait();
+    threads_.clear();  // joins the threads before the workers go
+}
+
+void Searcher::resizePool(int threads) {
+    while (int(workers_.size()) < threads) {
+        workers_.push_back(std::make_unique<Worker>(*this, shared_, int(workers_.size())));
+        threads_.push_back(std::make_unique<PoolThread>());
+    }
+    while (int(workers_.size()) > threads) {
+        threads_.pop_back();
+        workers_.pop_back();
+    }
+}
+
+void Searcher::clearHistory() {
+    wait();
+    for (auto& w : workers_) w->clearHistory();
+}
+
+uint64_t Searcher::nodes() const {
+    uint64_t total = 0;
+    for (const auto& w : workers_) total += w->nodes.load(std::memory_order_relaxed);
+    return total;
+}
+
+void Searcher::stop() {
+    // Set before limitReached() takes the wait mutex, so a waiter woken by it sees the command.
+    shared_.stopCommanded.store(true, std::memory_order_relaxed);
+    limitReached();
+}
+
+void Searcher::limitReached() {
+    {
+        std::lock_guard lock(waitMutex_);
+        shared_.stopRequested.store(true, std::memory_order_relaxed);
+    }
+    waitCv_.notify_all();
+}
+
+void Searcher::ponderhit() {
+    {
+        std::lock_guard lock(waitMutex_);
+        shared_.clockStartMs.store(shared_.elapsedMs(), std::memory_order_relaxed);
+        shared_.pondering.store(false, std::memory_order_relaxed);
+    }
+    waitCv_.notify_all();
+}
+
+bool Searcher::searching() const { return threads_[0]->busy(); }
+
+void Searcher::wait() { threads_[0]->wait(); }
+
+SearchResult Searcher::search(const Position& root, const SearchLimits& limits, const SearchOptions& options,
+                              SearchCallbacks callbacks) {
+    start(root, limits, options, std::move(callbacks));
+    wait();
+    return lastResult_;
+}
+
+void Searcher::start(const Position& root, const SearchLimits& limits, const SearchOptions& options,
+                     SearchCallbacks callbacks) {
+    wait();
+    shared_.start = std::chrono::steady_clock::now();
+    shared_.clockStartMs = 0;
+    shared_.pondering = limits.ponder;
+    shared_.stopRequested = false;
+    shared_.stopCommanded = false;
+    shared_.limits = limits;
+    // A mate search ends once the depth that could prove the mate is spent.
+    if (limits.mate > 0) shared_.limits.depth = std::min(limits.depth, 2 * limits.mate + 2);
+    shared_.options = options;
+    shared_.callbacks = std::move(callbacks);
+    shared_.deadlines = computeDeadlines(limits.time);
+    shared_.threadCount = std::clamp(options.threads, 1, 256);
+    root_ = root;
+    resizePool(shared_.threadCount);
+
+    // Root moves: legal, not banned, and within searchmoves if given.
+    MoveList legal;
+    generateLegal(root_, legal);
+    rootMoves_.clear();
+    for (Move m : legal) {
+        if (std::find(limits.banned.begin(), limits.banned.end(), m) != limits.banned.end()) continue;
+        if (!limits.searchMoves.empty() &&
+            std::find(limits.searchMoves.begin(), limits.searchMoves.end(), m) == limits.searchMoves.end())
+            continue;
+        rootMoves_.push_back(m);
+    }
+    // What an earlier, deeper search found here: the answer if this one is
+    // stopped before it gets past its first iteration.
+    ttRootMove_ = Move::none();
+    ttRootDepth_ = 0;
+    TTHit hit;
+    if (shared_.tt.probe(root_.key(), 0, hit) && hit.move && hit.bound == Bound::Exact &&
+        std::find(rootMoves_.begin(), rootMoves_.end(), hit.move) != rootMoves_.end()) {
+        ttRootMove_ = hit.move;
+        ttRootDepth_ = hit.depth;
+        ttRootValue_ = hit.value;
+    }
+    shared_.tt.newSearch();
+    threads_[0]->run([this] { mainThread(); });
+}
+
+void Searcher::mainThread() {
+    SearchResult result;
+    if (!rootMoves_.empty()) {
+        for (auto& w : workers_) w->prepare(root_, rootMoves_, shared_.options, shared_.options.seed);
+        for (size_t i = 1; i < workers_.size(); ++i) threads_[i]->run([this, i] { workers_[i]->iterativeDeepening(); });
+        workers_[0]->iterativeDeepening();
+    }
+    // A ponder or infinite search must not answer before stop or ponderhit.
+    {
+        std::unique_lock lock(waitMutex_);
+        if (shared_.limits.minThinkMs < 0 || rootMoves_.empty()) {
+            waitCv_.wait(lock, [this] {
+                return shared_.stopRequested.load() || !(shared_.pondering.load() || shared_.limits.infinite);
+            });
+        } else {
+            // The strength limiter: only a stop command ends the wait early;
+            // otherwise the clock must run and the minimum think time pass.
+            while (!shared_.stopCommanded.load()) {
+                if (shared_.pondering.load() || shared_.limits.infinite) {
+                    waitCv_.wait(lock);
+                    continue;
+                }
+                const int64_t left = shared_.limits.minThinkMs - shared_.clockElapsedMs();
+                if (left <= 0) break;
+                waitCv_.wait_for(lock, std::chrono::milliseconds(left));
+            }
+        }
+    }
+    limitReached();  // the helpers
+    for (size_t i = 1; i < threads_.size(); ++i) threads_[i]->wait();
+    if (!rootMoves_.empty()) result = pickResult();
+    result.nodes = nodes();
+    result.timeMs = shared_.elapsedMs();
+    result.hashfull = shared_.tt.hashfull();
+    lastResult_ = result;
+    if (shared_.callbacks.onDone) shared_.callbacks.onDone(result);
+}
+
+SearchResult Searcher::pickResult() {
+    // The main thread's answer, unless a helper completed a deeper iteration
+    // with a better score (Lazy SMP: its tree is then the better one).
+    const Worker* chosen = workers_[0].get();
+    auto scoreOf = [](const Worker& w) {
+        const RootMove& rm = w.rootMoves[0];
+        return rm.score == -ValueInfinite ? rm.previousScore : rm.score;
+    };
+    for (size_t i = 1; i < workers_.size(); ++i) {
+        const Worker& w = *workers_[i];
+        if (w.completedDepth > chosen->completedDepth && scoreOf(w) > scoreOf(*chosen)) chosen = &w;
+    }
+    const RootMove& best = chosen->rootMoves[0];
+    SearchResult result;
+    result.best = best.move;
+    result.score = scoreOf(*chosen);
+    if (result.score == -ValueInfinite) result.score = 0;
+    result.depth = chosen->completedDepth;
+    result.selDepth = std::max(best.selDepth, result.depth);
+    result.pv = best.pv;
+    if (result.pv.empty() || result.pv[0] != result.best) result.pv.assign(1, result.best);
+    if (chosen == workers_[0].get()) result.lines = chosen->completedLines;
+    // Stopped during the first iterations: an earlier, deeper search of this
+    // very position knows better than a depth-1 answer.
+    if (ttRootMove_ && result.depth <= 1 && ttRootDepth_ > result.depth && chosen == workers_[0].get()) {
+        result.best = ttRootMove_;
+        result.score = ttRootValue_;
+        result.depth = ttRootDepth_;
+        result.pv.assign(1, ttRootMove_);
+    }
+    if (result.pv.size() > 1) result.ponder = result.pv[1];
+    if (!result.ponder) {
+        // No PV move: take the reply from the TT if it is legal.
+        Position p = root_;
+        p.makeMove(result.best);
+        TTHit hit;
+        if (shared_.tt.probe(p.key(), 1, hit) && hit.move && p.isPseudoLegal(hit.move) && p.isLegal(hit.move)) {
+            result.ponder = hit.move;
+            result.pv.push_back(hit.move);
+        }
+    }
+    return result;
+}
+
+}  // namespace chariot
