@@ -248,21 +248,19 @@ SearchOptions Engine::preparedOptions() {
     // splitmix step: a fresh jitter pattern every search
     rngState_ += 0x9E3779B97F4A7C15ULL;
     options.seed = rngState_;
+    // What the engine adds to every search: banned moves, the move overhead
+    // and ponder option, the work caps.
+    options.banned = banned_;
+    options.time.overhead = moveOverheadMs_;
+    options.time.ponderOption = ponderOption_;
+    options.depthCap = caps_.depth;
+    options.nodeCap = caps_.nodes;
     return options;
-}
-
-void Engine::completeLimits(SearchLimits& limits) const {
-    limits.banned.insert(limits.banned.end(), banned_.begin(), banned_.end());
-    limits.time.overhead = moveOverheadMs_;
-    limits.time.ponderOption = ponderOption_;
-    limits.depth = std::min(limits.depth, caps_.depth);
-    if (caps_.nodes) limits.nodes = limits.nodes ? std::min(limits.nodes, caps_.nodes) : caps_.nodes;
 }
 
 void Engine::go(GoRequest request, EngineCallbacks callbacks) {
     searcher_.wait();
-    SearchLimits& limits = request.limits;
-    completeLimits(limits);
+    const SearchLimits& limits = request.limits;
 
     if (!limits.ponder && !limits.infinite && limits.searchMoves.empty() && limits.mate == 0) {
         BestMove answer;
@@ -279,10 +277,11 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
     }
     drawOffered_ = request.drawOffered;
     SearchOptions options = preparedOptions();
+    options.time.noMoreCommands = request.inputClosed;
     const skill::Params skill = skill::paramsFor(skillLevel());
     const bool limited = skill::limited(skill.level);
     if (limited) {
-        limitStrength(limits, options, skill);
+        limitStrength(options, skill);
         callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);
     }
     SearchCallbacks sc{std::move(callbacks.onIteration), std::move(callbacks.onCurrentMove),
@@ -305,15 +304,14 @@ void Engine::ponderhit(bool drawOffered) {
     searcher_.ponderhit();
 }
 
-SearchResult Engine::search(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo) {
+SearchResult Engine::search(const SearchLimits& limits, const std::function<void(const SearchInfo&)>& onInfo) {
     searcher_.wait();
-    completeLimits(limits);
     SearchCallbacks callbacks;
     callbacks.onIteration = onInfo;
     SearchOptions options = preparedOptions();
     const skill::Params skill = skill::paramsFor(skillLevel());
     if (!skill::limited(skill.level)) return searcher_.search(position_, limits, options, std::move(callbacks));
-    limitStrength(limits, options, skill);
+    limitStrength(options, skill);
     callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);
     SearchResult result = searcher_.search(position_, limits, options, std::move(callbacks));
     chooseLimitedMove(result, skill, options.seed);
@@ -324,20 +322,17 @@ double Engine::skillLevel() const {
     return limitStrength_ ? skill::levelForElo(elo_) : double(skillLevel_);
 }
 
-void Engine::limitStrength(SearchLimits& limits, SearchOptions& options, const skill::Params& params) const {
-    limits.depth = std::min(limits.depth, params.depth);
-    limits.nodes = limits.nodes ? std::min(limits.nodes, params.nodes) : params.nodes;
+void Engine::limitStrength(SearchOptions& options, const skill::Params& params) const {
+    options.depthCap = std::min(options.depthCap, params.depth);
+    options.nodeCap = options.nodeCap ? std::min(options.nodeCap, params.nodes) : params.nodes;
     options.multiPV = std::max(options.multiPV, params.multiPV);
     options.threads = 1;  // exact node caps; a weaker player needs no second thread
-    // A clock: a share of the normal plan. A fixed movetime stays as given.
-    if (limits.time.time >= 0 && limits.time.moveTime < 0) limits.time.timePercent = params.timePercent;
-    // Not an instant answer when the caps end the search early: a share of
-    // the plan, at most a few seconds. Without a time limit (depth, nodes,
-    // infinite, mate) nothing is waited for but ponderhit or stop.
-    const Deadlines plan = computeDeadlines(limits.time);
-    limits.minThinkMs =
-        plan.soft > 0 ? std::min<int64_t>(plan.soft * params.minThinkPercent / 100, params.minThinkCapMs) : 0;
-    limits.minThinkMs = std::clamp<int64_t>(limits.minThinkMs, 0, caps_.minThinkMs);
+    // With a clock: a share of the normal plan (a fixed movetime stays as
+    // given). Not an instant answer when the caps end the search early: a
+    // share of the plan, at most a few seconds (the time manager waits).
+    options.time.timePercent = params.timePercent;
+    options.time.minThinkPercent = params.minThinkPercent;
+    options.time.minThinkCapMs = std::min(params.minThinkCapMs, caps_.minThinkMs);
 }
 
 void Engine::chooseLimitedMove(SearchResult& result, const skill::Params& params, uint64_t seed) const {

@@ -10,7 +10,6 @@
 
 #include "chariot/movepick.h"
 #include "chariot/rules.h"
-#include "chariot/thread.h"
 
 namespace chariot {
 
@@ -81,22 +80,22 @@ bool Worker::checkStop() {
     if (n % CheckInterval == 0 && shared_.callbacks.onProgress) {
         // A sign of life once a second, so GUIs do not show a frozen engine
         // between two iterations.
-        const int64_t now = shared_.elapsedMs();
+        const int64_t now = shared_.time.elapsedMs();
         if (now >= nextProgressMs_) {
             nextProgressMs_ = now + 1000;
-            shared_.callbacks.onProgress({owner_.nodes(), now, shared_.tt.hashfull()});
+            shared_.callbacks.onProgress({shared_.nodes(), now, shared_.tt.hashfull()});
         }
     }
-    if (const uint64_t limit = shared_.limits.nodes) {
+    if (const uint64_t limit = shared_.time.nodeLimit()) {
         // Exact with one thread (reproducible `go nodes`), coarse with more.
         bool single = shared_.threadCount == 1;
-        if ((single && n >= limit) || (!single && n % CheckInterval == 0 && owner_.nodes() >= limit)) {
-            owner_.limitReached();
+        if ((single && n >= limit) || (!single && n % CheckInterval == 0 && shared_.nodes() >= limit)) {
+            shared_.requestStop(false);
             return true;
         }
     }
-    if (n % CheckInterval == 0 && shared_.timeUp(true)) {
-        owner_.limitReached();
+    if (n % CheckInterval == 0 && shared_.time.outOfTime()) {
+        shared_.requestStop(false);
         return true;
     }
     return false;
@@ -500,7 +499,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
         RootMove& rm = rootMoves[i];
         const Value jitter = rm.jitter;
         selDepth_ = 0;
-        if (id_ == 0 && shared_.callbacks.onCurrentMove && shared_.elapsedMs() > 1000)
+        if (id_ == 0 && shared_.callbacks.onCurrentMove && shared_.time.elapsedMs() > 1000)
             shared_.callbacks.onCurrentMove({depth, rm.move, int(i) + 1});
         frames_[0].move = rm.move;
         frames_[0].contSlot = contSlot(pos_.pieceOn(rm.move.from()), rm.move.to());
@@ -533,7 +532,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
                 }
                 if (v >= beta) return v;
                 alpha = v;
-                if (i != pvIndex && id_ == 0 && shared_.options.multiPV == 1 && shared_.elapsedMs() > 1000 && depth > 1)
+                if (i != pvIndex && id_ == 0 && shared_.options.multiPV == 1 && shared_.time.elapsedMs() > 1000 && depth > 1)
                     report(depth, 1);
             }
         } else {
@@ -553,8 +552,8 @@ void Worker::report(int depth, size_t lines) {
         info.multiPV = int(k) + 1;
         info.score = rm.score == -ValueInfinite ? rm.previousScore : rm.score;
         if (info.score == -ValueInfinite) continue;
-        info.nodes = owner_.nodes();
-        info.timeMs = shared_.elapsedMs();
+        info.nodes = shared_.nodes();
+        info.timeMs = shared_.time.elapsedMs();
         info.hashfull = shared_.tt.hashfull();
         info.pv = rm.pv;
         shared_.callbacks.onIteration(info);
@@ -563,13 +562,12 @@ void Worker::report(int depth, size_t lines) {
 
 void Worker::iterativeDeepening() {
     const bool main = id_ == 0;
-    const SearchLimits& limits = shared_.limits;
     const size_t multiPV = std::min<size_t>(std::max(1, options_.multiPV), rootMoves.size());
     Value previousBest = -ValueInfinite;
     Move previousBestMove;
     int stableIterations = 0;
 
-    for (rootDepth_ = 1; rootDepth_ <= limits.depth && rootDepth_ <= MaxSearchDepth; ++rootDepth_) {
+    for (rootDepth_ = 1; rootDepth_ <= shared_.time.depthLimit(); ++rootDepth_) {
         // Helpers skip some depths so that threads spread over the tree.
         if (!main && rootDepth_ > 1 && ((rootDepth_ + id_) % 3 == 0)) continue;
         bestMoveChanges_ = 0;
@@ -633,25 +631,9 @@ void Worker::iterativeDeepening() {
         const Value score = rootMoves[0].score;
         const Move bestMove = rootMoves[0].move;
         stableIterations = bestMove == previousBestMove ? stableIterations + 1 : 0;
-        // A clock is managed: no new iteration once most of the plan is
-        // spent. A fixed movetime is used to its end (the hard limit stops
-        // it) unless the answer is forced or a mate is proven.
-        const bool clocked = shared_.deadlines.soft >= 0 && !limits.infinite;
-        const bool managed = clocked && limits.time.moveTime < 0;
-        if (limits.mate > 0 && isMateScore(score) && score >= mateIn(2 * limits.mate)) break;
-        if (clocked && !shared_.pondering.load()) {
-            if (rootMoves.size() == 1 && rootDepth_ >= 6) break;  // only move
-            if (isMateScore(score) && ValueMate - std::abs(score) <= rootDepth_) break;  // proven mate
-        }
-        if (managed && !shared_.pondering.load()) {
-            double factor = 1.0;
-            factor *= 1.0 + 0.6 * std::min(bestMoveChanges_, 4) / 2.0;
-            if (previousBest != -ValueInfinite && score < previousBest - 30) factor *= 1.35;
-            if (stableIterations >= 4) factor *= 0.7;
-            // 0.85, not 0.6: at 0.6 a 10s+0.1 game of 160 plies spent about
-            // 15 of the 18 s it gives each side (Pikafish-HCE: 17).
-            if (shared_.clockElapsedMs() > int64_t(double(shared_.deadlines.soft) * factor * 0.85)) break;
-        }
+        if (shared_.time.stopAfterIteration(
+                {rootDepth_, score, previousBest, bestMoveChanges_, stableIterations, rootMoves.size()}))
+            break;
         previousBest = score;
         previousBestMove = bestMove;
     }

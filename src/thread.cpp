@@ -65,13 +65,15 @@ Searcher::~Searcher() {
 
 void Searcher::resizePool(int threads) {
     while (int(workers_.size()) < threads) {
-        workers_.push_back(std::make_unique<Worker>(*this, shared_, int(workers_.size())));
+        workers_.push_back(std::make_unique<Worker>(shared_, int(workers_.size())));
         threads_.push_back(std::make_unique<PoolThread>());
     }
     while (int(workers_.size()) > threads) {
         threads_.pop_back();
         workers_.pop_back();
     }
+    shared_.nodeCounters.clear();
+    for (const auto& w : workers_) shared_.nodeCounters.push_back(&w->nodes);
 }
 
 void Searcher::clearHistory() {
@@ -79,33 +81,12 @@ void Searcher::clearHistory() {
     for (auto& w : workers_) w->clearHistory();
 }
 
-uint64_t Searcher::nodes() const {
-    uint64_t total = 0;
-    for (const auto& w : workers_) total += w->nodes.load(std::memory_order_relaxed);
-    return total;
-}
-
-void Searcher::stop() {
-    // Set before limitReached() takes the wait mutex, so a waiter woken by it sees the command.
-    shared_.stopCommanded.store(true, std::memory_order_relaxed);
-    limitReached();
-}
-
-void Searcher::limitReached() {
-    {
-        std::lock_guard lock(waitMutex_);
-        shared_.stopRequested.store(true, std::memory_order_relaxed);
-    }
-    waitCv_.notify_all();
-}
-
 void Searcher::ponderhit() {
     {
-        std::lock_guard lock(waitMutex_);
-        shared_.clockStartMs.store(shared_.elapsedMs(), std::memory_order_relaxed);
-        shared_.pondering.store(false, std::memory_order_relaxed);
+        std::lock_guard lock(shared_.waitMutex);
+        shared_.time.ponderhit();
     }
-    waitCv_.notify_all();
+    shared_.wake.notify_all();
 }
 
 bool Searcher::searching() const { return threads_[0]->busy(); }
@@ -122,17 +103,11 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
 void Searcher::start(const Position& root, const SearchLimits& limits, const SearchOptions& options,
                      SearchCallbacks callbacks) {
     wait();
-    shared_.start = std::chrono::steady_clock::now();
-    shared_.clockStartMs = 0;
-    shared_.pondering = limits.ponder;
     shared_.stopRequested = false;
     shared_.stopCommanded = false;
-    shared_.limits = limits;
-    // A mate search ends once the depth that could prove the mate is spent.
-    if (limits.mate > 0) shared_.limits.depth = std::min(limits.depth, 2 * limits.mate + 2);
     shared_.options = options;
     shared_.callbacks = std::move(callbacks);
-    shared_.deadlines = computeDeadlines(limits.time);
+    shared_.time.init(limits, options);
     shared_.threadCount = std::clamp(options.threads, 1, 256);
     root_ = root;
     resizePool(shared_.threadCount);
@@ -142,7 +117,7 @@ void Searcher::start(const Position& root, const SearchLimits& limits, const Sea
     generateLegal(root_, legal);
     rootMoves_.clear();
     for (Move m : legal) {
-        if (std::find(limits.banned.begin(), limits.banned.end(), m) != limits.banned.end()) continue;
+        if (std::find(options.banned.begin(), options.banned.end(), m) != options.banned.end()) continue;
         if (!limits.searchMoves.empty() &&
             std::find(limits.searchMoves.begin(), limits.searchMoves.end(), m) == limits.searchMoves.end())
             continue;
@@ -170,32 +145,25 @@ void Searcher::mainThread() {
         for (size_t i = 1; i < workers_.size(); ++i) threads_[i]->run([this, i] { workers_[i]->iterativeDeepening(); });
         workers_[0]->iterativeDeepening();
     }
-    // A ponder or infinite search must not answer before stop or ponderhit.
+    // A ponder or infinite search must not answer before stop or ponderhit,
+    // nor a limited one before its minimum think time: the time manager says.
     {
-        std::unique_lock lock(waitMutex_);
-        if (shared_.limits.minThinkMs < 0 || rootMoves_.empty()) {
-            waitCv_.wait(lock, [this] {
-                return shared_.stopRequested.load() || !(shared_.pondering.load() || shared_.limits.infinite);
-            });
-        } else {
-            // The strength limiter: only a stop command ends the wait early;
-            // otherwise the clock must run and the minimum think time pass.
-            while (!shared_.stopCommanded.load()) {
-                if (shared_.pondering.load() || shared_.limits.infinite) {
-                    waitCv_.wait(lock);
-                    continue;
-                }
-                const int64_t left = shared_.limits.minThinkMs - shared_.clockElapsedMs();
-                if (left <= 0) break;
-                waitCv_.wait_for(lock, std::chrono::milliseconds(left));
-            }
+        std::unique_lock lock(shared_.waitMutex);
+        while (true) {
+            const int64_t delay = shared_.time.answerDelayMs(shared_.stopRequested.load(), shared_.stopCommanded.load(),
+                                                             rootMoves_.empty());
+            if (delay == 0) break;
+            if (delay < 0)
+                shared_.wake.wait(lock);
+            else
+                shared_.wake.wait_for(lock, std::chrono::milliseconds(delay));
         }
     }
-    limitReached();  // the helpers
+    shared_.requestStop(false);  // the helpers
     for (size_t i = 1; i < threads_.size(); ++i) threads_[i]->wait();
     if (!rootMoves_.empty()) result = pickResult();
     result.nodes = nodes();
-    result.timeMs = shared_.elapsedMs();
+    result.timeMs = shared_.time.elapsedMs();
     result.hashfull = shared_.tt.hashfull();
     lastResult_ = result;
     if (shared_.callbacks.onDone) shared_.callbacks.onDone(result);

@@ -484,15 +484,10 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
 }
 
 void Protocol::startSearch(GoRequest request) {
-    SearchLimits& limits = request.limits;
-    if (inputClosed_ && (limits.infinite || limits.ponder)) {
-        // Nobody can send stop or ponderhit any more: search what the other
-        // limits allow, or answer after the first iteration.
-        const bool otherLimit = limits.depth < MaxSearchDepth || limits.nodes || limits.time.time >= 0 ||
-                                limits.time.moveTime >= 0 || limits.mate;
-        limits.infinite = limits.ponder = false;
-        if (!otherLimit) limits.depth = 1;
-    }
+    // Nobody can send stop or ponderhit any more: the time manager then
+    // searches what the other limits allow, or answers after one iteration.
+    request.inputClosed = inputClosed_;
+    const SearchLimits& limits = request.limits;
     currentLimits_ = limits;
     searching_ = true;
     lastInfo_ = {};

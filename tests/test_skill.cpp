@@ -307,10 +307,10 @@ TEST_CASE("skill: with a clock, a share of the plan and a minimum think time", "
         const skill::Params p = skill::paramsFor(level);
         SearchLimits limits;
         limits.time.time = 20000;  // sudden death: plan 1 s a move at full strength
-        TimeLimits scaled = limits.time;
+        TimeSettings scaled;
         scaled.overhead = engine.moveOverheadMs();
         scaled.timePercent = p.timePercent;
-        const Deadlines plan = computeDeadlines(scaled);
+        const Deadlines plan = computeDeadlines(limits.time, scaled);
         const int64_t minThink = std::min<int64_t>(plan.soft * p.minThinkPercent / 100, p.minThinkCapMs);
         REQUIRE(minThink > 0);
         Recorder rec;
@@ -323,7 +323,7 @@ TEST_CASE("skill: with a clock, a share of the plan and a minimum think time", "
                       << plan.hard);
         CHECK(ms >= minThink);
         CHECK(ms <= plan.hard + 500);
-        CHECK(plan.soft < computeDeadlines({20000, 0, 0, -1, scaled.overhead}).soft);  // less than full strength plans
+        CHECK(plan.soft < computeDeadlines(limits.time, {scaled.overhead}).soft);  // less than full strength plans
         const BestMove& answer = rec.answers[0];
         REQUIRE(answer.result.best);
         CHECK(isLegal(engine.position(), answer.result.best));

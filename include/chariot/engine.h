@@ -40,6 +40,7 @@ struct WorkCaps {
 struct GoRequest {
     SearchLimits limits;
     bool drawOffered = false;  // UCCI `go draw` / `ponderhit draw`
+    bool inputClosed = false;  // no stop or ponderhit can follow (end of input)
 };
 
 // The answer to a `go`.
@@ -114,7 +115,7 @@ public:
     void wait() { searcher_.wait(); }
     bool searching() const { return searcher_.searching(); }
     // Blocking search of the current position without the book (tests, bench).
-    SearchResult search(SearchLimits limits, const std::function<void(const SearchInfo&)>& onInfo = nullptr);
+    SearchResult search(const SearchLimits& limits, const std::function<void(const SearchInfo&)>& onInfo = nullptr);
 
     // --- inspection --------------------------------------------------------
     ProbeResult probe(const Position& pos) const;
@@ -140,12 +141,11 @@ public:
 
 private:
     void declareOptions();
+    // The options of the next search: the registry's, plus the banned moves,
+    // the time settings and the work caps.
     SearchOptions preparedOptions();
-    // What every search adds to the limits it is given: banned moves, the
-    // move overhead and ponder option, the work caps.
-    void completeLimits(SearchLimits& limits) const;
     // The strength limiter's caps, MultiPV, time share and minimum think time.
-    void limitStrength(SearchLimits& limits, SearchOptions& options, const skill::Params& params) const;
+    void limitStrength(SearchOptions& options, const skill::Params& params) const;
     // Replaces the result's move, score and PV by those of the line the
     // limiter chooses among the result's lines.
     void chooseLimitedMove(SearchResult& result, const skill::Params& params, uint64_t seed) const;

@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,9 @@ namespace chariot {
 
 constexpr int MaxSearchDepth = 100;
 
+// What the GUI asked for in its `go` command. Only the protocol's parser
+// (and the tools and tests that search) write it; the engine's own settings
+// go into SearchOptions, and the time manager combines the two.
 struct SearchLimits {
     int depth = MaxSearchDepth;
     uint64_t nodes = 0;       // 0 = no node limit
@@ -30,14 +34,7 @@ struct SearchLimits {
     int mate = 0;             // search for a mate in this many moves (0 = off)
     bool infinite = false;    // no limit until stop
     bool ponder = false;      // started as a ponder search: clock runs from ponderhit
-    std::vector<Move> banned;       // root moves not to play (UCCI banmoves)
     std::vector<Move> searchMoves;  // if not empty, only these root moves (UCI searchmoves)
-    // The strength limiter's minimum think time: -1 (off) leaves the answer to
-    // the limits above. 0 or more: the answer waits for a stop command, or for
-    // the clock to run (after ponderhit; never with infinite) and this many ms
-    // to pass on it, even when a node or depth cap ended the search earlier;
-    // a cap reached while pondering then waits for ponderhit as well.
-    int64_t minThinkMs = -1;
 };
 
 enum class Pruning : uint8_t { None, Small, Medium, Large };
@@ -51,6 +48,11 @@ struct SearchOptions {
     int threads = 1;
     bool judgeChase = true;   // perpetual chase loses (false: a chasing repetition is a draw)
     SearchParams params;      // the tunable constants (search_params.h)
+    // The engine's settings for when to stop and what to play:
+    TimeSettings time;        // move overhead, ponder option, the strength limiter's time share
+    int depthCap = MaxSearchDepth;  // work caps and the strength limiter
+    uint64_t nodeCap = 0;           // 0: none
+    std::vector<Move> banned;       // root moves not to play (UCCI banmoves)
 };
 
 // Late-move reductions by depth and move number (each capped at 63):
@@ -137,29 +139,35 @@ struct SearchCallbacks {
 struct SearchShared {
     explicit SearchShared(TranspositionTable& table) : tt(table) {}
     TranspositionTable& tt;
-    SearchLimits limits;
     SearchOptions options;
     SearchCallbacks callbacks;
-    Deadlines deadlines;
+    TimeManager time;  // decides when the search ends
     int threadCount = 1;
-    std::chrono::steady_clock::time_point start;
+    std::vector<const std::atomic<uint64_t>*> nodeCounters;  // one per thread
     std::atomic<bool> stopRequested{false};
-    std::atomic<bool> stopCommanded{false};  // stop() was called (not a node or time limit)
-    std::atomic<bool> pondering{false};
-    std::atomic<int64_t> clockStartMs{0};  // ms since `start` when the clock began (ponderhit)
+    std::atomic<bool> stopCommanded{false};  // a stop command (not a node or time limit)
+    // Guards the end of the search: the main thread waits on `wake` for
+    // stop or ponderhit once it has finished searching.
+    std::mutex waitMutex;
+    std::condition_variable wake;
 
-    int64_t elapsedMs() const {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    uint64_t nodes() const {
+        uint64_t total = 0;
+        for (const auto* n : nodeCounters) total += n->load(std::memory_order_relaxed);
+        return total;
     }
-    int64_t clockElapsedMs() const { return elapsedMs() - clockStartMs.load(std::memory_order_relaxed); }
-    bool timeUp(bool hard) const {
-        if (pondering.load(std::memory_order_relaxed) || limits.infinite) return false;
-        const int64_t deadline = hard ? deadlines.hard : deadlines.soft;
-        return deadline >= 0 && clockElapsedMs() >= deadline;
+    // A limit was reached, or (with `commanded`) a stop command came.
+    void requestStop(bool commanded) {
+        // Set before the lock is taken, so a waiter woken by it sees the command.
+        if (commanded) stopCommanded.store(true, std::memory_order_relaxed);
+        {
+            std::lock_guard lock(waitMutex);
+            stopRequested.store(true, std::memory_order_relaxed);
+        }
+        wake.notify_all();
     }
 };
 
-class Searcher;
 namespace rules {
 struct Ruling;
 }
@@ -175,7 +183,7 @@ struct RootMove {
 
 class Worker {
 public:
-    Worker(Searcher& owner, SearchShared& shared, int id) : owner_(owner), shared_(shared), id_(id) {}
+    Worker(SearchShared& shared, int id) : shared_(shared), id_(id) {}
 
     void prepare(const Position& root, const std::vector<Move>& rootMoves, const SearchOptions& options,
                  uint64_t seed);
@@ -219,7 +227,6 @@ private:
     Value repetitionValue(const rules::Ruling& r, int ply) const;
     void report(int depth, size_t lines);
 
-    Searcher& owner_;       // its public API: limitReached(), stopped(), nodes()
     SearchShared& shared_;  // limits, options, clock, callbacks, TT
     int id_;
     Position pos_;

@@ -57,15 +57,13 @@ public:
                         SearchCallbacks callbacks = {});
     // A stop command (GUI, quit, destructor): stops the search and ends any
     // wait for ponderhit or for the minimum think time.
-    void stop();
-    // A node or time limit was reached: stops the search only.
-    void limitReached();
+    void stop() { shared_.requestStop(true); }
     // Converts a ponder search into a timed search whose clock starts now.
     void ponderhit();
     bool stopped() const { return shared_.stopRequested.load(std::memory_order_relaxed); }
     // Forget killers and history (new game).
     void clearHistory();
-    uint64_t nodes() const;
+    uint64_t nodes() const { return shared_.nodes(); }
 
 private:
     void mainThread();
@@ -74,8 +72,6 @@ private:
     SearchShared shared_;
     std::vector<std::unique_ptr<Worker>> workers_;
     std::vector<std::unique_ptr<PoolThread>> threads_;  // threads_[i] runs workers_[i]
-    std::mutex waitMutex_;                  // for the ponder/infinite wait
-    std::condition_variable waitCv_;
     Position root_;
     std::vector<Move> rootMoves_;
     Move ttRootMove_;          // a deeper earlier result for the root, if any
