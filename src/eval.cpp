@@ -1,4 +1,5 @@
 #include "chariot/eval.h"
+#include "chariot/eval_weights.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "chariot/eval.h"
 #include "chariot/movepick.h"
 #include "chariot/rules.h"
 

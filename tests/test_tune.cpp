@@ -8,6 +8,7 @@
 
 #include "chariot/eval.h"
 #include "chariot/movegen.h"
+#include "chariot/eval_weights.h"
 #include "chariot/psqt.h"
 #include "chariot/tune.h"
 #include "test_util.h"

@@ -12,9 +12,6 @@
 
 namespace chariot {
 
-// How much evaluation knowledge to use (UCCI option `knowledge`).
-enum class Knowledge : uint8_t { None, Small, Medium, Large };
-
 // Per-term breakdown, red's point of view, for the `eval` command.
 struct EvalTrace {
     Score material;     // material + piece-square (the incremental sum)

@@ -1,4 +1,4 @@
-// The shipped evaluation weights. Written by `chariot tune` (src/tune.cpp);
+// The shipped evaluation weights. Written by `chariot tune` (src/tools/tune.cpp);
 // the layout is EvalParams in eval_params.h. Hand edits are fine: the tuner
 // starts from whatever is compiled in.
 #pragma once

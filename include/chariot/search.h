@@ -13,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "chariot/eval.h"
 #include "chariot/history.h"
 #include "chariot/position.h"
 #include "chariot/search_params.h"

@@ -107,6 +107,10 @@ private:
     uint16_t data_ = 0;
 };
 
+// How much evaluation knowledge to use (UCCI option `knowledge`): a setting
+// the engine passes through the search to the evaluation.
+enum class Knowledge : uint8_t { None, Small, Medium, Large };
+
 // ---------------------------------------------------------------------------
 // Search values, centipawn-like ("a horse is about 400"), from the side to move's view.
 // Kept as a plain int: it is pure arithmetic in the search, and the named

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "chariot/eval_weights.h"
 #include "chariot/movegen.h"
 #include "chariot/notation.h"
 #include "chariot/pgn.h"
@@ -323,7 +324,7 @@ std::string formatEvalWeights(const EvalParams& p) {
     static constexpr const char* Pieces[PieceTypeCount] = {"king", "advisor", "elephant", "horse",
                                                            "rook", "cannon", "pawn"};
     std::string out =
-        "// The shipped evaluation weights. Written by `chariot tune` (src/tune.cpp);\n"
+        "// The shipped evaluation weights. Written by `chariot tune` (src/tools/tune.cpp);\n"
         "// the layout is EvalParams in eval_params.h. Hand edits are fine: the tuner\n"
         "// starts from whatever is compiled in.\n"
         "#pragma once\n\n"
