@@ -7,7 +7,7 @@ neighbours in the list (a ladder) and each fixed anchor whose rating is within
 level list's top always meets one). All games go into one maximum-likelihood
 fit (logistic Elo, draws half a point) with the anchors' ratings held fixed,
 which prints each level's Elo with its 95% interval, a Markdown table for
-README.md / docs/strength.md and the list of (level, Elo) points for
+docs/skill.md / docs/strength.md and the list of (level, Elo) points for
 src/skill.cpp (made strictly increasing if the fit is not).
 
   tools/matches/calibrate_skill.py --games 100 --tc 10+0.1
