@@ -23,7 +23,7 @@ import random
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)
+sys.path.insert(0, os.path.join(here, "..", "matches"))  # review_games.py
 from review_games import parse_pgn  # noqa: E402
 
 
@@ -34,7 +34,7 @@ def main():
     ap.add_argument("--every", type=int, default=8, help="sample every Nth position of a game")
     ap.add_argument("--skip", type=int, default=10, help="opening plies not sampled")
     ap.add_argument("--seed", type=int, default=27)
-    ap.add_argument("--rules", default=os.path.join(here, "..", "..", "shared", "tools"),
+    ap.add_argument("--rules", default=os.path.join(here, "..", "..", "..", "shared", "tools"),
                     help="folder holding xqrules.py")
     a = ap.parse_args()
     if a.every < 1:

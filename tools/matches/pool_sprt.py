@@ -43,7 +43,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("runs", nargs="+", help="a,b,c,d,e counts or xqmatch log files")
     ap.add_argument("--sprt", nargs=2, type=float, default=[0.0, 10.0], metavar=("ELO0", "ELO1"))
-    ap.add_argument("--xqmatch", default=os.path.join(here, "..", "..", "shared", "tools", "xqmatch.py"))
+    ap.add_argument("--xqmatch", default=os.path.join(here, "..", "..", "..", "shared", "tools", "xqmatch.py"))
     args = ap.parse_args()
     xq = load_xqmatch(args.xqmatch)
     pooled = [0] * 5

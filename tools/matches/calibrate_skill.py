@@ -7,13 +7,13 @@ neighbours in the list (a ladder) and each fixed anchor whose rating is within
 level list's top always meets one). All games go into one maximum-likelihood
 fit (logistic Elo, draws half a point) with the anchors' ratings held fixed,
 which prints each level's Elo with its 95% interval, a Markdown table for
-README.md / docs/strength.md and the list of (level, Elo) points for
+docs/skill.md / docs/strength.md and the list of (level, Elo) points for
 src/skill.cpp (made strictly increasing if the fit is not).
 
-  scripts/calibrate_skill.py --games 100 --tc 10+0.1
-  scripts/calibrate_skill.py --levels 0,5,10,15,20 --games 60 --tc 3+0.05 \\
+  tools/matches/calibrate_skill.py --games 100 --tc 10+0.1
+  tools/matches/calibrate_skill.py --levels 0,5,10,15,20 --games 60 --tc 3+0.05 \\
       --anchor 'ElephantEye,2000,ucci,/work/ext/eleeye/eleeye/eleeye,usebook=false'
-  scripts/calibrate_skill.py --levels 5 --games 2 --tc 2+0.05   # a smoke test: one pairing
+  tools/matches/calibrate_skill.py --levels 5 --games 2 --tc 2+0.05   # a smoke test: one pairing
 
 Each pairing's xqmatch output and PGN are kept in --out; a pairing whose
 output is already there (with its summary) is not played again, so an
@@ -32,7 +32,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is tools/matches/)
 DEFAULT_XQMATCH = ROOT.parent / "shared" / "tools" / "xqmatch.py"
 DEFAULT_OPENINGS = ROOT.parent / "shared" / "tools" / "openings.txt"
 DEFAULT_ELEEYE = ROOT.parent / "ext" / "eleeye" / "eleeye" / "eleeye"

@@ -14,13 +14,13 @@ engine and depth to compare. For each file this prints
 sigmoid(x) = 1 / (1 + 10^(-x/400)), shared with label_positions.py.
 Example (docs/strength.md, 2026-11-27):
 
-    xz -dc docs/tune-games/eighth-pass-scores.tsv.xz | awk 'NR%69==0' | head -3000 > ref.tsv
+    xz -dc data/tune-games/eighth-pass-scores.tsv.xz | awk 'NR%69==0' | head -3000 > ref.tsv
     cut -f1,2,4 ref.tsv > pos.tsv
-    python3 scripts/label_positions.py score --engine build/chariot --proto ucci \\
+    python3 tools/tuning/label_positions.py score --engine build/chariot --proto ucci \\
         --option usebook=false --depth 6 --jobs 2 pos.tsv chariot6.tsv
-    python3 scripts/label_positions.py score --engine <pikafish> --proto uci \\
+    python3 tools/tuning/label_positions.py score --engine <pikafish> --proto uci \\
         --option Hash=16 --depth 6 --jobs 2 pos.tsv pikafish6.tsv
-    python3 scripts/score_agreement.py ref.tsv chariot6.tsv pikafish6.tsv
+    python3 tools/tuning/score_agreement.py ref.tsv chariot6.tsv pikafish6.tsv
 """
 import argparse
 import math
