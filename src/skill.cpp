@@ -59,7 +59,7 @@ constexpr std::array<Row, MaxLevel + 1> Rows = {{
 constexpr int MinThinkPercent = 50;
 constexpr int64_t MinThinkCapMs = 3000;
 
-// Measured 2026-11-24 (scripts/calibrate_skill.py, 168 games at 1s+0.02 against
+// Measured 2026-11-24 (tools/matches/calibrate_skill.py, 168 games at 1s+0.02 against
 // ElephantEye 3.31 = 2000 and between levels; docs/strength.md has the games
 // and the intervals, wide below level 10). A finer calibration may add points;
 // the code only needs both columns strictly increasing, from level 0 to 20.

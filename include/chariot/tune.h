@@ -61,7 +61,7 @@ void extractSamples(const std::vector<PgnGame>& games, int firstGame, const Extr
 
 // Labelled positions from a text file, one per line: `game<TAB>label<TAB>FEN`,
 // the label a probability of red's win in [0, 1] (for example a blend of the
-// game result and a deeper engine's score, `scripts/label_positions.py`).
+// game result and a deeper engine's score, `tools/tuning/label_positions.py`).
 // Lines that do not parse are counted in `bad` and skipped.
 void readLabelled(std::istream& in, std::vector<Sample>& out, int& bad);
 // The quiet position used for one position: the end of the quiescence PV.

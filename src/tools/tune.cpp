@@ -375,7 +375,7 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("  --labels FILE     also read labelled positions (lines game<TAB>label<TAB>FEN, label = red's");
     print("                    expected score in [0, 1]); may be repeated, and the PGN files may then be left out");
     print("  --dump FILE       write the quiet positions taken from the games as game<TAB>result<TAB>FEN");
-    print("                    lines (for scripts/label_positions.py) and stop without fitting");
+    print("                    lines (for tools/tuning/label_positions.py) and stop without fitting");
     print("  --dump-every N    with --dump, write only every Nth position (default 1)");
 }
 
