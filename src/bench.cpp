@@ -94,12 +94,38 @@ BenchResult runBench(Engine& engine, const BenchConfig& config, const std::funct
     return result;
 }
 
-uint64_t runPerftBench(int depth, std::string_view fen, const std::function<void(const std::string&)>& print) {
-    Position pos;
-    if (auto error = pos.setFen(fen)) {
-        print("perft: " + *error);
-        return 0;
+std::optional<std::string> parseBenchArgs(const std::vector<std::string>& args, const WorkCaps& caps,
+                                          BenchConfig& config) {
+    BenchConfig c = config;
+    const int maxDepth = std::min(64, caps.depth);
+    const int64_t maxHash = int64_t(std::min<size_t>(65536, caps.hashMB));
+    const int maxThreads = std::min(256, caps.threads);
+    c.depth = std::min(c.depth, maxDepth);
+    c.hashMB = std::min<size_t>(c.hashMB, size_t(maxHash));
+    if (caps.benchPositions) c.positions = caps.benchPositions;
+    auto number = [&](size_t i, int64_t hi) { return i < args.size() ? parseInteger(args[i], 1, hi) : std::nullopt; };
+    if (args.size() > 3) return std::string("bench: at most three arguments: [depth] [hashMB] [threads]");
+    if (args.size() > 0) {
+        auto n = number(0, maxDepth);
+        if (!n) return fmt::format("bench: the depth must be a number from 1 to {}", maxDepth);
+        c.depth = int(*n);
     }
+    if (args.size() > 1) {
+        auto n = number(1, maxHash);
+        if (!n) return fmt::format("bench: the hash size must be 1 to {} MB", maxHash);
+        c.hashMB = size_t(*n);
+    }
+    if (args.size() > 2) {
+        auto n = number(2, maxThreads);
+        if (!n) return fmt::format("bench: threads must be 1 to {}", maxThreads);
+        c.threads = int(*n);
+    }
+    config = c;
+    return std::nullopt;
+}
+
+uint64_t runPerft(const Position& root, int depth, const std::function<void(const std::string&)>& print) {
+    Position pos = root;
     auto start = std::chrono::steady_clock::now();
     uint64_t total = perftDivide(pos, depth, [&](Move m, uint64_t n) { print(fmt::format("{}: {}", m.toString(), n)); });
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -211,20 +211,7 @@ void Engine::declareOptions() {
 }
 
 std::optional<std::string> Engine::setPosition(std::string_view base, const std::vector<std::string>& moves) {
-    Position p;
-    if (base != "startpos") {
-        if (auto error = p.setFen(base)) return error;
-    }
-    for (size_t i = 0; i < moves.size(); ++i) {
-        Move m = p.parseLegalMove(moves[i]);
-        if (!m) {
-            std::string shown = moves[i].substr(0, 16);
-            return fmt::format("move {} '{}' is {} in {}", i + 1, shown,
-                               Move::parse(moves[i]) ? "illegal" : "not an ICCS move", p.fen());
-        }
-        p.makeMove(m);
-    }
-    position_ = std::move(p);
+    if (auto error = setupPosition(position_, base == "startpos" ? StartFen : base, moves)) return error;
     banned_.clear();
     return std::nullopt;
 }
@@ -245,9 +232,7 @@ std::vector<std::string> Engine::setBannedMoves(const std::vector<std::string>& 
 SearchOptions Engine::preparedOptions() {
     SearchOptions options = searchOptions_;
     options.randomness = randomnessAmplitude(randomness_);
-    // splitmix step: a fresh jitter pattern every search
-    rngState_ += 0x9E3779B97F4A7C15ULL;
-    options.seed = rngState_;
+    options.seed = tables::splitMix64(rngState_);  // a fresh jitter pattern every search
     // What the engine adds to every search: banned moves, the move overhead
     // and ponder option, the work caps.
     options.banned = banned_;
@@ -400,11 +385,6 @@ ProbeResult Engine::probe(const Position& pos) const {
 
 std::string Engine::evalReport() const { return chariot::evalReport(position_); }
 
-uint64_t Engine::perft(int depth, const std::function<void(Move, uint64_t)>& perMove) const {
-    Position pos = position_;
-    return perftDivide(pos, std::min(depth, caps_.depth), perMove);
-}
-
 std::vector<std::string> Engine::setBookFiles(const std::string& files) {
     std::vector<std::string> errors;
     books_.clear();
@@ -449,11 +429,7 @@ Move Engine::bookMove(std::vector<BookMove>* candidates, Move* ponder) {
     if (usable.empty()) return Move::none();
     Move chosen = usable.front().move;  // the best-weighted one
     if (bookRandom_) {
-        rngState_ += 0x9E3779B97F4A7C15ULL;
-        uint64_t z = rngState_;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        chosen = pickBookMove(usable, z ^ (z >> 31));
+        chosen = pickBookMove(usable, tables::splitMix64(rngState_));
     }
     if (ponder) {
         // The ponder move: the best-weighted book reply, if any.

@@ -8,12 +8,6 @@
 
 namespace chariot {
 
-std::string asciiLower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 namespace {
 
 // Names match across dialects: case, spaces and underscores do not matter

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <charconv>
 
 #include <fmt/format.h>
+
+#include "chariot/text.h"
 
 namespace chariot {
 
@@ -31,13 +34,6 @@ std::vector<std::string_view> splitFields(std::string_view text) {
 // The FEN counters setFen accepts (and fen() writes at most).
 constexpr int MaxFenHalfmoves = 9999;
 constexpr int MaxFenMoveNumber = 99999;
-
-std::optional<long> parseNumber(std::string_view text) {
-    long value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-    return value;
-}
 
 }  // namespace
 
@@ -192,18 +188,14 @@ std::optional<std::string> Position::setFen(std::string_view fen) {
 
     int halfmove = 0, fullmove = 1;
     if (fields.size() > 4) {
-        auto n = parseNumber(fields[4]);
-        if (!n || *n < 0 || *n > MaxFenHalfmoves)
+        if (!parseNumber(fields[4], halfmove, 0, MaxFenHalfmoves))
             return fmt::format("FEN no-capture counter: '{}' is not a number from 0 to {}", fields[4].substr(0, 16),
                                MaxFenHalfmoves);
-        halfmove = int(*n);
     }
     if (fields.size() > 5) {
-        auto n = parseNumber(fields[5]);
-        if (!n || *n < 1 || *n > MaxFenMoveNumber)
+        if (!parseNumber(fields[5], fullmove, 1, MaxFenMoveNumber))
             return fmt::format("FEN move number: '{}' is not a number from 1 to {}", fields[5].substr(0, 16),
                                MaxFenMoveNumber);
-        fullmove = int(*n);
     }
 
     if (auto error = p.validate()) return error;
@@ -492,35 +484,8 @@ bool Position::isPseudoLegal(Move m) const {
     if (!isColor(pc, side_)) return false;
     Piece target = board_[index(to)];
     if (isColor(target, side_)) return false;
-    int delta = index(to) - index(from);
-    switch (typeOf(pc)) {
-        case PieceType::King:
-            return inPalace(to, side_) && (delta == Up || delta == Down || delta == Left || delta == Right);
-        case PieceType::Advisor:
-            return inPalace(to, side_) &&
-                   (delta == Up + Left || delta == Up + Right || delta == Down + Left || delta == Down + Right);
-        case PieceType::Elephant:
-            for (const Jump& j : ElephantJumps)
-                if (j.to == delta) return inOwnHalf(to, side_) && isEmpty(from + j.block);
-            return false;
-        case PieceType::Horse:
-            for (const Jump& j : HorseJumps)
-                if (j.to == delta) return isEmpty(from + j.block);
-            return false;
-        case PieceType::Pawn:
-            if (delta == forward(side_)) return true;
-            return (delta == Left || delta == Right) && crossedRiver(from, side_);
-        case PieceType::Rook:
-        case PieceType::Cannon: {
-            int dir = lineDirection(from, to);
-            if (!dir) return false;
-            int between = 0;
-            for (Square s = from + dir; s != to; s += dir) between += !isEmpty(s);
-            if (typeOf(pc) == PieceType::Rook) return between == 0;
-            return target == Piece::Empty ? between == 0 : between == 1;
-        }
-        default: return false;
-    }
+    return movementAllows(typeOf(pc), side_, from, to, target != Piece::Empty,
+                          [this](Square s) { return isEmpty(s); });
 }
 
 bool Position::keepsKingSafe(Move m) const {
@@ -686,6 +651,56 @@ Position Position::mirrored() const {
     st.rule60 = state().rule60;
     p.gamePly_ = gamePly_;
     return p;
+}
+
+// ---------------------------------------------------------------------------
+
+std::optional<std::string> parsePositionText(const std::vector<std::string>& words, size_t first, bool bareFen,
+                                             PositionText& out) {
+    auto lower = [](std::string w) {
+        for (char& c : w) c = char(std::tolower(static_cast<unsigned char>(c)));
+        return w;
+    };
+    if (first >= words.size()) return std::string("expected 'startpos' or 'fen <FEN>'");
+    PositionText text;
+    size_t i = first;
+    const std::string kind = lower(words[i]);
+    if (kind == "startpos") {
+        text.fen = StartFen;
+        ++i;
+        if (i < words.size() && lower(words[i]) != "moves" && Move::parse(words[i]).isNone())
+            return std::string("startpos: unexpected text before 'moves'");
+    } else {
+        if (kind == "fen")
+            ++i;
+        else if (!bareFen)
+            return fmt::format("expected 'startpos' or 'fen', got '{}'", words[i].substr(0, 32));
+        constexpr size_t FenFields = 6;
+        size_t fields = 0;
+        for (; i < words.size() && lower(words[i]) != "moves" && !(fields > 0 && Move::parse(words[i])); ++i, ++fields)
+            if (fields < FenFields) text.fen += (fields ? " " : "") + words[i];
+        text.extraFenFields = fields > FenFields ? fields - FenFields : 0;
+        if (text.fen.empty()) return std::string("the FEN is missing");
+    }
+    if (i < words.size() && lower(words[i]) == "moves") ++i;
+    text.moves.assign(words.begin() + long(i), words.end());
+    out = std::move(text);
+    return std::nullopt;
+}
+
+std::optional<std::string> setupPosition(Position& out, std::string_view fen, const std::vector<std::string>& moves) {
+    Position p;
+    if (fen != StartFen)
+        if (auto error = p.setFen(fen)) return error;
+    for (size_t i = 0; i < moves.size(); ++i) {
+        const Move m = p.parseLegalMove(moves[i]);
+        if (!m)
+            return fmt::format("move {} '{}' is {} in {}", i + 1, moves[i].substr(0, 16),
+                               Move::parse(moves[i]) ? "illegal" : "not an ICCS move", p.fen());
+        p.makeMove(m);
+    }
+    out = std::move(p);
+    return std::nullopt;
 }
 
 }  // namespace chariot

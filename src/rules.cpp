@@ -48,34 +48,8 @@ public:
     // capture here.
     bool canCapture(Square from, Square to) const {
         const Piece pc = at(from);
-        const Color c = colorOf(pc);
-        const int delta = index(to) - index(from);
-        switch (typeOf(pc)) {
-            case PieceType::King:
-                return inPalace(to, c) && (delta == Up || delta == Down || delta == Left || delta == Right);
-            case PieceType::Advisor:
-                return inPalace(to, c) &&
-                       (delta == Up + Left || delta == Up + Right || delta == Down + Left || delta == Down + Right);
-            case PieceType::Elephant:
-                for (const Jump& j : ElephantJumps)
-                    if (j.to == delta) return inOwnHalf(to, c) && at(from + j.block) == Piece::Empty;
-                return false;
-            case PieceType::Horse: {
-                const int leg = horseLeg(delta);
-                return leg && at(from + leg) == Piece::Empty;
-            }
-            case PieceType::Pawn:
-                return delta == forward(c) || ((delta == Left || delta == Right) && crossedRiver(from, c));
-            case PieceType::Rook:
-            case PieceType::Cannon: {
-                const int dir = lineDirection(from, to);
-                if (!dir) return false;
-                int between = 0;
-                for (Square s = from + dir; s != to; s += dir) between += at(s) != Piece::Empty;
-                return between == (typeOf(pc) == PieceType::Rook ? 0 : 1);
-            }
-            default: return false;
-        }
+        return movementAllows(typeOf(pc), colorOf(pc), from, to, true,
+                              [this](Square s) { return at(s) == Piece::Empty; });
     }
 
     // The squares of the enemy pieces giving check to c's king, a facing
@@ -323,41 +297,6 @@ std::string describe(const Ruling& r, const Position& pos) {
         }
     }
     return "none";
-}
-
-int runRulesTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print) {
-    if (args.empty()) {
-        print("usage: chariot rules <FEN>|startpos [moves <m>...]");
-        return 2;
-    }
-    size_t i = 0;
-    std::string fen;
-    if (args[0] == "startpos") {
-        fen = StartFen;
-        i = 1;
-    } else {
-        if (args[0] == "fen") i = 1;
-        for (; i < args.size() && args[i] != "moves"; ++i) {
-            if (!fen.empty()) fen += ' ';
-            fen += args[i];
-        }
-    }
-    Position pos;
-    if (auto error = pos.setFen(fen)) {
-        print("rules: " + *error);
-        return 2;
-    }
-    if (i < args.size() && args[i] == "moves") ++i;
-    for (; i < args.size(); ++i) {
-        const Move m = pos.parseLegalMove(args[i]);
-        if (!m) {
-            print(fmt::format("rules: move '{}' is illegal in {}", args[i].substr(0, 16), pos.fen()));
-            return 2;
-        }
-        pos.makeMove(m);
-    }
-    print("verdict: " + describe(judge(pos, 0), pos));
-    return 0;
 }
 
 }  // namespace chariot::rules

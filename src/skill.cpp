@@ -5,6 +5,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "chariot/tables.h"
+
 namespace chariot::skill {
 
 namespace {
@@ -72,14 +74,6 @@ const std::vector<EloPoint>& table() {
 
 double lerp(double a, double b, double t) { return a + (b - a) * t; }
 
-uint64_t splitmix(uint64_t& state) {
-    state += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 }  // namespace
 
 Params paramsFor(double level) {
@@ -144,7 +138,7 @@ size_t chooseLine(const std::vector<Line>& lines, const Params& params, uint64_t
         const Value s = lines[i].score;
         // A draw for the RNG per line whether or not it is eligible, so that
         // one line's eligibility does not change the others' draws.
-        const double u = (double(splitmix(state) >> 11) + 0.5) * 0x1.0p-53;  // in (0, 1)
+        const double u = (double(tables::splitMix64(state) >> 11) + 0.5) * 0x1.0p-53;  // in (0, 1)
         const bool eligible = s >= best - params.maxLoss && (bestLost || !isLost(s));
         if (!eligible) continue;
         // Gumbel-max: the argmax of log-weight + Gumbel noise is a draw from

@@ -18,18 +18,6 @@ constexpr std::string_view EngineName = "Chariot";
 constexpr std::string_view EngineVersion = "0.1";
 constexpr std::string_view EngineAuthor = "the Chariot developers";
 
-std::vector<std::string> tokenize(const std::string& line) {
-    std::vector<std::string> tokens;
-    size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-        size_t start = i;
-        while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-        if (i > start) tokens.push_back(line.substr(start, i - start));
-    }
-    return tokens;
-}
-
 std::string joinTokens(const std::vector<std::string>& tokens, size_t from, size_t to) {
     std::string out;
     for (size_t i = from; i < to && i < tokens.size(); ++i) {
@@ -193,7 +181,7 @@ int Protocol::loop() {
                 break;
             case Event::Line:
                 if (searching_)
-                    handleWhileSearching(tokenize(m.text), m.text, m.truncated);
+                    handleWhileSearching(splitWords(m.text), m.text, m.truncated);
                 else if (!handle(m.text, m.truncated))
                     return 0;
                 break;
@@ -243,7 +231,7 @@ void Protocol::handleWhileSearching(const std::vector<std::string>& tokens, cons
 }
 
 bool Protocol::handle(const std::string& line, bool truncated) {
-    auto tokens = tokenize(line);
+    auto tokens = splitWords(line);
     if (truncated) {
         info(fmt::format("input line longer than {} bytes ignored", LineSplitter::MaxLine));
         return true;
@@ -349,42 +337,14 @@ void Protocol::cmdSetOption(const std::vector<std::string>& tokens) {
 }
 
 void Protocol::cmdPosition(const std::vector<std::string>& tokens, size_t first) {
-    if (tokens.size() <= first) {
-        info("position needs 'startpos' or 'fen <FEN>'");
+    PositionText text;
+    if (auto error = parsePositionText(tokens, first, false, text)) {
+        info(fmt::format("position: {}; position unchanged", *error));
         return;
     }
-    const std::string kind = asciiLower(tokens[first]);
-    size_t movesAt = tokens.size();
-    for (size_t i = first + 1; i < tokens.size(); ++i)
-        if (asciiLower(tokens[i]) == "moves") {
-            movesAt = i;
-            break;
-        }
-    std::string base;
-    if (kind == "startpos") {
-        base = "startpos";
-        if (movesAt != first + 1 && movesAt > first + 1) {
-            info("position startpos: unexpected text before 'moves'; position unchanged");
-            return;
-        }
-    } else if (kind == "fen") {
-        // A FEN has at most six fields; anything more before 'moves' is ignored.
-        constexpr size_t FenFields = 6;
-        const size_t fields = movesAt - (first + 1);
-        base = joinTokens(tokens, first + 1, first + 1 + std::min(fields, FenFields));
-        if (base.empty()) {
-            info("position fen: the FEN is missing; position unchanged");
-            return;
-        }
-        if (fields > FenFields)
-            info(fmt::format("position fen: {} extra field(s) after the move number ignored", fields - FenFields));
-    } else {
-        info(fmt::format("position: expected 'startpos' or 'fen', got '{}'; position unchanged",
-                         tokens[first].substr(0, 32)));
-        return;
-    }
-    std::vector<std::string> moves(tokens.begin() + long(std::min(movesAt + 1, tokens.size())), tokens.end());
-    if (auto error = engine_.setPosition(base, moves)) info(*error + "; position unchanged");
+    if (text.extraFenFields)
+        info(fmt::format("position fen: {} extra field(s) after the move number ignored", text.extraFenFields));
+    if (auto error = engine_.setPosition(text.fen, text.moves)) info(*error + "; position unchanged");
 }
 
 void Protocol::cmdBanMoves(const std::vector<std::string>& tokens) {
@@ -595,37 +555,14 @@ void Protocol::printBestMove(const BestMove& answer) {
 void Protocol::cmdProbe(const std::vector<std::string>& tokens) {
     Position pos = engine_.position();
     if (tokens.size() > 1) {
-        size_t movesAt = tokens.size();
-        for (size_t i = 1; i < tokens.size(); ++i)
-            if (asciiLower(tokens[i]) == "moves") {
-                movesAt = i;
-                break;
-            }
-        std::string kind = asciiLower(tokens[1]);
-        std::string base = kind == "startpos" ? "startpos" : joinTokens(tokens, 2, movesAt);
-        std::vector<std::string> moves(tokens.begin() + long(std::min(movesAt + 1, tokens.size())), tokens.end());
-        if (kind != "startpos" && kind != "fen") {
-            info("probe: expected 'startpos' or 'fen <FEN>'");
+        PositionText text;
+        std::optional<std::string> error = parsePositionText(tokens, 1, false, text);
+        if (!error) error = setupPosition(pos, text.fen, text.moves);
+        if (error) {
+            info("probe: " + *error);
             say("pophash");
             return;
         }
-        Position p;
-        if (base != "startpos")
-            if (auto e = p.setFen(base)) {
-                info("probe: " + *e);
-                say("pophash");
-                return;
-            }
-        for (const auto& t : moves) {
-            Move m = p.parseLegalMove(t);
-            if (!m) {
-                info(fmt::format("probe: illegal move '{}'", t.substr(0, 16)));
-                say("pophash");
-                return;
-            }
-            p.makeMove(m);
-        }
-        pos = p;
     }
     const ProbeResult hit = engine_.probe(pos);
     if (!hit.found) {
@@ -651,37 +588,13 @@ void Protocol::cmdPerft(const std::vector<std::string>& tokens) {
         }
         depth = int(*n);
     }
-    auto start = std::chrono::steady_clock::now();
-    uint64_t total = engine_.perft(depth, [&](Move m, uint64_t n) { say(fmt::format("{}: {}", m.toString(), n)); });
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    say(fmt::format("Nodes searched: {}", total));
-    info(fmt::format("perft {} time {} ms nps {}", depth, int64_t(seconds * 1000),
-                     seconds > 0 ? uint64_t(double(total) / seconds) : 0));
+    runPerft(engine_.position(), depth, [this](const std::string& line) { say(line); });
 }
 
 void Protocol::cmdBench(const std::vector<std::string>& tokens) {
     BenchConfig config;
-    const int maxDepth = std::min(64, engine_.caps().depth);
+    if (auto error = parseBenchArgs({tokens.begin() + 1, tokens.end()}, engine_.caps(), config)) return info(*error);
     const size_t maxHash = std::min<size_t>(65536, engine_.caps().hashMB);
-    config.depth = std::min(config.depth, maxDepth);
-    config.hashMB = std::min(config.hashMB, maxHash);
-    config.positions = engine_.caps().benchPositions;
-    if (tokens.size() > 1) {
-        auto n = parseInteger(tokens[1], INT64_MIN, INT64_MAX);
-        if (!n || *n < 1 || *n > maxDepth) return info(fmt::format("bench: the depth must be a number from 1 to {}", maxDepth));
-        config.depth = int(*n);
-    }
-    if (tokens.size() > 2) {
-        auto n = parseInteger(tokens[2], INT64_MIN, INT64_MAX);
-        if (!n || *n < 1 || uint64_t(*n) > maxHash) return info(fmt::format("bench: the hash size must be 1 to {} MB", maxHash));
-        config.hashMB = size_t(*n);
-    }
-    if (tokens.size() > 3) {
-        const int maxThreads = std::min(256, engine_.caps().threads);
-        auto n = parseInteger(tokens[3], INT64_MIN, INT64_MAX);
-        if (!n || *n < 1 || *n > maxThreads) return info(fmt::format("bench: threads must be 1 to {}", maxThreads));
-        config.threads = int(*n);
-    }
     if (!benchEngine_) {
         WorkCaps caps;
         caps.hashMB = maxHash;

@@ -707,7 +707,7 @@ TEST_CASE("book tool commands", "[book]") {
         CHECK_THAT(badFen.text(), Catch::Contains("FEN"));
         auto badMove = runTool({"probe", book, "startpos", "h2e3"});
         CHECK(badMove.code == 2);
-        CHECK_THAT(badMove.text(), Catch::Contains("'h2e3' is not legal"));
+        CHECK_THAT(badMove.text(), Catch::Contains("'h2e3' is illegal"));
         auto missing = runTool({"probe", dir.file("missing.bin"), "startpos"});
         CHECK(missing.code == 1);
         CHECK_THAT(missing.text(), Catch::Contains("no such file"));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,8 @@
 namespace chariot {
 
 class Engine;
+class Position;
+struct WorkCaps;
 
 struct BenchConfig {
     int depth = 11;
@@ -38,7 +41,13 @@ BenchResult runBench(const BenchConfig& config, const std::function<void(const s
 // tables at every `bench`.
 BenchResult runBench(Engine& engine, const BenchConfig& config, const std::function<void(const std::string&)>& print);
 
-// Perft benchmark on the start position (or a FEN): divide lines, total and speed.
-uint64_t runPerftBench(int depth, std::string_view fen, const std::function<void(const std::string&)>& print);
+// The arguments of `bench [depth] [hashMB] [threads]` (the words after
+// `bench`), within the caps: on failure the message, `config` unchanged.
+std::optional<std::string> parseBenchArgs(const std::vector<std::string>& args, const WorkCaps& caps,
+                                          BenchConfig& config);
+
+// Perft with a line per root move, the total and the speed (the `perft`
+// command and `chariot perft`).
+uint64_t runPerft(const Position& pos, int depth, const std::function<void(const std::string&)>& print);
 
 }  // namespace chariot

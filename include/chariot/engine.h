@@ -120,8 +120,6 @@ public:
     // --- inspection --------------------------------------------------------
     ProbeResult probe(const Position& pos) const;
     std::string evalReport() const;
-    // perft with one callback per root move; returns the total.
-    uint64_t perft(int depth, const std::function<void(Move, uint64_t)>& perMove) const;
 
     // --- book --------------------------------------------------------------
     // Loads the `;`-separated book files (replacing the loaded ones); returns

@@ -11,10 +11,9 @@
 #include <string_view>
 #include <vector>
 
-namespace chariot {
+#include "chariot/text.h"
 
-// ASCII lower case: option names and the protocol's words ignore case.
-std::string asciiLower(std::string_view s);
+namespace chariot {
 
 enum class OptionType : uint8_t { Check, Spin, Combo, String, Button };
 

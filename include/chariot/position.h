@@ -279,4 +279,21 @@ private:
     std::vector<State> history_;
 };
 
+// A position as commands and tools write it: `startpos [moves m...]`,
+// `fen <FEN> [moves m...]` or (where `bareFen`) just `<FEN> [moves m...]`;
+// the FEN ends at `moves` or at the first word that is an ICCS move (so the
+// word `moves` may be left out), and has at most six fields.
+struct PositionText {
+    std::string fen;                 // the start position's FEN for startpos
+    std::vector<std::string> moves;
+    size_t extraFenFields = 0;       // fields beyond the sixth, ignored
+};
+// Reads words[first...]; on failure returns why and leaves `out` alone.
+std::optional<std::string> parsePositionText(const std::vector<std::string>& words, size_t first, bool bareFen,
+                                             PositionText& out);
+// The position reached from `fen` by the moves (each checked legal): on
+// failure returns why ("move 3 'h2e9' is illegal in <FEN>") and leaves
+// `out` alone.
+std::optional<std::string> setupPosition(Position& out, std::string_view fen, const std::vector<std::string>& moves);
+
 }  // namespace chariot

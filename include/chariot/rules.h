@@ -19,7 +19,6 @@
 #pragma once
 
 #include <bitset>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -70,9 +69,5 @@ Ruling judgeCycle(const Position& pos, int plies, const Settings& settings = {})
 // One line: "none", "draw", "draw (both chased)", "perpetual-check red",
 // "perpetual-chase black (red rook on a7)".
 std::string describe(const Ruling& r, const Position& pos);
-
-// `chariot rules <FEN>|startpos [moves <m>...]`: prints "verdict: ..." for the
-// position reached, judged as a game position (third occurrence).
-int runRulesTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print);
 
 }  // namespace chariot::rules

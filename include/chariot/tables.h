@@ -198,6 +198,42 @@ static_assert(SquareFlags[index(makeSquare(4, 0))] & RedPalace);
 static_assert(SquareFlags[index(makeSquare(4, 9))] & BlackPalace);
 static_assert(!(SquareFlags[index(makeSquare(2, 0))] & RedPalace));
 static_assert(inBoard(makeSquare(8, 9)) && !inBoard(makeSquare(8, 9) + Right) && !inBoard(makeSquare(0, 0) + Down));
+// The movement rule of a piece of type t and colour c going from `from` to
+// `to` (a square its own side does not hold; `capture`: an enemy piece
+// stands there), the board seen through `isEmpty(square)`. The one
+// statement of how pieces move that Position::isPseudoLegal and the
+// repetition rules' capture test share (the generator unrolls it).
+template <typename IsEmpty>
+constexpr bool movementAllows(PieceType t, Color c, Square from, Square to, bool capture, const IsEmpty& isEmpty) {
+    const int delta = index(to) - index(from);
+    switch (t) {
+        case PieceType::King:
+            return inPalace(to, c) && (delta == Up || delta == Down || delta == Left || delta == Right);
+        case PieceType::Advisor:
+            return inPalace(to, c) &&
+                   (delta == Up + Left || delta == Up + Right || delta == Down + Left || delta == Down + Right);
+        case PieceType::Elephant:
+            for (const Jump& j : ElephantJumps)
+                if (j.to == delta) return inOwnHalf(to, c) && isEmpty(from + j.block);
+            return false;
+        case PieceType::Horse: {
+            const int leg = horseLeg(delta);
+            return leg && isEmpty(from + leg);
+        }
+        case PieceType::Pawn:
+            return delta == forward(c) || ((delta == Left || delta == Right) && crossedRiver(from, c));
+        case PieceType::Rook:
+        case PieceType::Cannon: {
+            const int dir = lineDirection(from, to);
+            if (!dir) return false;
+            int between = 0;
+            for (Square s = from + dir; s != to; s += dir) between += !isEmpty(s);
+            return between == (t == PieceType::Cannon && capture ? 1 : 0);
+        }
+        default: return false;
+    }
+}
+
 static_assert(crossedRiver(makeSquare(0, 5), Color::Red) && !crossedRiver(makeSquare(0, 4), Color::Red));
 static_assert(lineDirection(makeSquare(4, 0), makeSquare(4, 9)) == Up);
 static_assert(lineDirection(makeSquare(1, 0), makeSquare(4, 1)) == 0);

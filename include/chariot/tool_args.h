@@ -3,28 +3,47 @@
 // a tool's searches.
 #pragma once
 
-#include <charconv>
 #include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "chariot/engine.h"
+#include "chariot/text.h"
 
 namespace chariot::tools {
 
-// The whole of `s` is a number in [lo, hi]: then `out` holds it.
-template <typename T>
-bool parseNumber(const std::string& s, T& out, T lo, T hi) {
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && p == s.data() + s.size() && out >= lo && out <= hi;
-}
+using chariot::parseNumber;
 
 // Prints a text of newline-terminated lines one line at a time.
 inline void printLines(const std::function<void(const std::string&)>& print, std::string_view text) {
     for (size_t nl; (nl = text.find('\n')) != std::string_view::npos; text.remove_prefix(nl + 1))
         print(std::string(text.substr(0, nl)));
 }
+
+// One flag of a tool's command line: with `takeValue` it reads the word
+// after it (false: a bad value), else it is a switch and `set` runs.
+struct Flag {
+    std::string name;
+    std::function<bool(const std::string&)> takeValue;
+    std::function<void()> set;
+};
+// A flag with a number value in [lo, hi]; `given`, if any, is set when it appears.
+template <typename T>
+Flag numberFlag(std::string name, T& target, T lo, T hi, bool* given = nullptr) {
+    return {std::move(name), [&target, lo, hi, given](const std::string& v) {
+                if (given) *given = true;
+                return parseNumber(v, target, lo, hi);
+            }, nullptr};
+}
+// Reads a tool's words: the flags, `help`/`--help`/`-h` (prints `usage` and
+// ends with 0), other words to `positional` (false: refused, ends with 2).
+// Returns -1 when every word was read, else the exit code; problems are
+// reported on `err` as "<tool>: ...".
+int readArgs(std::string_view tool, const std::vector<std::string>& args, const std::vector<Flag>& flags,
+             const std::function<bool(const std::string&)>& positional,
+             const std::function<void(const std::string&)>& print, std::ostream& err, std::string_view usage);
 
 // A tool's searches: the given hash and threads, no book, no move overhead;
 // the engine's messages go to `err` behind `prefix`.

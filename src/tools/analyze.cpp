@@ -416,50 +416,23 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
     bool limitGiven = false, timeGiven = false;
     std::string outPath;
     std::vector<std::string> files;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const std::string* v = i + 1 < args.size() ? &args[i + 1] : nullptr;
-        bool ok = true, takesValue = true;
-        if (a == "--movetime") {
-            ok = v && tools::parseNumber<int64_t>(*v, o.moveTimeMs, 1, int64_t(1) << 40);
-            limitGiven = timeGiven = true;
-        } else if (a == "--depth") {
-            ok = v && tools::parseNumber(*v, o.depth, 1, MaxSearchDepth);
-            limitGiven = true;
-        } else if (a == "--nodes") {
-            ok = v && tools::parseNumber<uint64_t>(*v, o.nodes, 1, ~uint64_t(0));
-            limitGiven = true;
-        } else if (a == "--threads") {
-            ok = v && tools::parseNumber(*v, o.threads, 1, 256);
-        } else if (a == "--hash") {
-            ok = v && tools::parseNumber(*v, o.hashMB, 1, 65536);
-        } else if (a == "--multipv") {
-            ok = v && tools::parseNumber(*v, o.multiPV, 1, 128);
-        } else if (a == "--notation") {
-            ok = v && (o.notation = notation::parseNotationName(*v)).has_value();
-        } else if (a == "--out") {
-            ok = v && !v->empty();
-            if (ok) outPath = *v;
-        } else if (a == "--json") {
-            o.json = true;
-            takesValue = false;
-        } else if (a == "help" || a == "--help" || a == "-h") {
-            tools::printLines(print, UsageText);
-            return 0;
-        } else if (a.size() > 1 && a[0] == '-') {
-            err << fmt::format("analyze: unknown option '{}'\n", a);
-            usage(err);
-            return 2;
-        } else {
-            files.push_back(a);
-            takesValue = false;
-        }
-        if (!ok) {
-            err << fmt::format("analyze: bad or missing value for {}\n", a);
-            return 2;
-        }
-        if (takesValue) ++i;
-    }
+    const std::vector<tools::Flag> flags = {
+        tools::numberFlag<int64_t>("--movetime", o.moveTimeMs, 1, int64_t(1) << 40, &timeGiven),
+        tools::numberFlag("--depth", o.depth, 1, MaxSearchDepth, &limitGiven),
+        tools::numberFlag<uint64_t>("--nodes", o.nodes, 1, ~uint64_t(0), &limitGiven),
+        tools::numberFlag("--threads", o.threads, 1, 256),
+        tools::numberFlag("--hash", o.hashMB, 1, 65536),
+        tools::numberFlag("--multipv", o.multiPV, 1, 128),
+        {"--notation", [&](const std::string& v) { return (o.notation = notation::parseNotationName(v)).has_value(); },
+         nullptr},
+        {"--out", [&](const std::string& v) { return !(outPath = v).empty(); }, nullptr},
+        {"--json", nullptr, [&] { o.json = true; }},
+    };
+    const int argStatus = tools::readArgs(
+        "analyze", args, flags, [&](const std::string& file) { return files.push_back(file), true; }, print, err,
+        UsageText);
+    if (argStatus >= 0) return argStatus;
+    limitGiven = limitGiven || timeGiven;
     if (files.empty()) {
         usage(err);
         return 2;

@@ -18,6 +18,7 @@
 #include "chariot/book.h"
 #include "chariot/book_format.h"
 #include "chariot/movegen.h"
+#include "chariot/text.h"
 
 namespace chariot {
 
@@ -70,9 +71,7 @@ std::optional<std::string> addLine(std::string_view line, std::vector<Pending>& 
     if (nFields != 3) return "expected '<weight> | <name> | <moves>'";
 
     int weight = 0;
-    auto [end, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), weight);
-    if (ec != std::errc() || end != fields[0].data() + fields[0].size() || weight < MinLineWeight ||
-        weight > MaxLineWeight)
+    if (!parseNumber(fields[0], weight, MinLineWeight, MaxLineWeight))
         return fmt::format("weight '{}' is not an integer from {} to {}", fields[0], MinLineWeight, MaxLineWeight);
     if (fields[1].empty()) return "the name is empty";
     const std::string_view moves = fields[2];
@@ -146,24 +145,12 @@ int toolProbe(std::vector<std::string> args, const Print& print) {
     // The position: "startpos", one argument holding a whole FEN, or a FEN
     // split over several arguments (up to "moves" or the first ICCS move).
     Position pos;
-    size_t i = 3;
-    if (args[2] != "startpos") {
-        std::string fen = args[2];
-        if (fen.find(' ') == std::string::npos)
-            for (; i < args.size() && args[i] != "moves" && Move::parse(args[i]).isNone(); ++i) fen += " " + args[i];
-        if (auto error = pos.setFen(fen)) {
-            print(fmt::format("book probe: {}", *error));
-            return 2;
-        }
-    }
-    if (i < args.size() && args[i] == "moves") ++i;
-    for (; i < args.size(); ++i) {
-        Move m = pos.parseLegalMove(args[i]);
-        if (!m) {
-            print(fmt::format("book probe: move '{}' is not legal in {}", args[i], pos.fen()));
-            return 2;
-        }
-        pos.makeMove(m);
+    PositionText text;
+    std::optional<std::string> problem = parsePositionText(args, 2, true, text);
+    if (!problem) problem = setupPosition(pos, text.fen, text.moves);
+    if (problem) {
+        print(fmt::format("book probe: {}", *problem));
+        return 2;
     }
 
     std::string error;

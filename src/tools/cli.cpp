@@ -21,12 +21,6 @@ namespace chariot {
 
 namespace {
 
-std::optional<int> toInt(const std::string& s, int lo, int hi) {
-    int v = 0;
-    if (!tools::parseNumber(s, v, lo, hi)) return std::nullopt;
-    return v;
-}
-
 void usage(const std::function<void(const std::string&)>& print) {
     print("usage: chariot                        run the UCCI/UCI engine on stdin/stdout");
     print("       chariot bench [depth] [hashMB] [threads]  fixed-depth search benchmark");
@@ -42,6 +36,22 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("       chariot help                   this text");
 }
 
+// `chariot rules <FEN>|startpos [moves <m>...]`: the verdict on the position
+// reached, judged as a game position (third occurrence).
+int runRulesTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print) {
+    PositionText text;
+    Position pos;
+    std::optional<std::string> error = parsePositionText(args, 0, true, text);
+    if (!error) error = setupPosition(pos, text.fen, text.moves);
+    if (error) {
+        print("rules: " + *error);
+        print("usage: chariot rules <FEN>|startpos [moves <m>...]");
+        return 2;
+    }
+    print("verdict: " + rules::describe(rules::judge(pos, 0), pos));
+    return 0;
+}
+
 }  // namespace
 
 int runCommandLine(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print) {
@@ -52,37 +62,26 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
     const std::string& cmd = args[0];
     if (cmd == "bench") {
         BenchConfig config;
-        if (args.size() > 1) {
-            auto d = toInt(args[1], 1, 64);
-            if (!d) return print("bench: depth must be 1..64"), 2;
-            config.depth = *d;
-        }
-        if (args.size() > 2) {
-            auto h = toInt(args[2], 1, 65536);
-            if (!h) return print("bench: hashMB must be 1..65536"), 2;
-            config.hashMB = size_t(*h);
-        }
-        if (args.size() > 3) {
-            auto t = toInt(args[3], 1, 256);
-            if (!t) return print("bench: threads must be 1..256"), 2;
-            config.threads = *t;
-        }
+        if (auto error = parseBenchArgs({args.begin() + 1, args.end()}, WorkCaps{}, config)) return print(*error), 2;
         runBench(config, print);
         return 0;
     }
     if (cmd == "perft") {
         if (args.size() < 2) return usage(print), 2;
-        auto d = toInt(args[1], 0, 12);
-        if (!d) return print("perft: depth must be 0..12"), 2;
-        std::string fen(StartFen);
+        int depth = 0;
+        if (!parseNumber(args[1], depth, 0, 12)) return print("perft: depth must be 0..12"), 2;
+        Position pos;
+        PositionText text;
+        std::optional<std::string> error;
         if (args.size() > 2) {
-            fen.clear();
-            for (size_t i = 2; i < args.size(); ++i) fen += (i > 2 ? " " : "") + args[i];
+            error = parsePositionText(args, 2, true, text);
+            if (!error) error = setupPosition(pos, text.fen, text.moves);
         }
-        return runPerftBench(*d, fen, print) > 0 || *d == 0 ? 0 : 1;
+        if (error) return print("perft: " + *error), 2;
+        return runPerft(pos, depth, print) > 0 || depth == 0 ? 0 : 1;
     }
     if (cmd == "book") return runBookTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
-    if (cmd == "rules") return rules::runRulesTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
+    if (cmd == "rules") return runRulesTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "tune") return tune::runTuneTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "analyze")
         return analyze::runAnalyzeTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr,

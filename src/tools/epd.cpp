@@ -187,45 +187,24 @@ int runEpdTool(const std::vector<std::string>& args, const std::function<void(co
     bool limitGiven = false;
     int threads = 1, hashMB = int(Engine::DefaultHashMB);
     std::string path;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const std::string* v = i + 1 < args.size() ? &args[i + 1] : nullptr;
-        bool ok = true;
-        if (a == "--movetime") {
-            int64_t ms = 0;
-            ok = v && tools::parseNumber<int64_t>(*v, ms, 1, int64_t(1) << 40);
-            limits.time.moveTime = ms;
-            limitGiven = true;
-        } else if (a == "--depth") {
-            ok = v && tools::parseNumber(*v, limits.depth, 1, MaxSearchDepth);
-            limitGiven = true;
-        } else if (a == "--nodes") {
-            ok = v && tools::parseNumber<uint64_t>(*v, limits.nodes, 1, ~uint64_t(0));
-            limitGiven = true;
-        } else if (a == "--threads") {
-            ok = v && tools::parseNumber(*v, threads, 1, 256);
-        } else if (a == "--hash") {
-            ok = v && tools::parseNumber(*v, hashMB, 1, 65536);
-        } else if (a == "help" || a == "--help" || a == "-h") {
-            tools::printLines(print, UsageText);
-            return 0;
-        } else if (a.size() > 1 && a[0] == '-') {
-            err << fmt::format("epd: unknown option '{}'\n", a);
-            usage(err);
-            return 2;
-        } else if (path.empty()) {
-            path = a;
-            continue;
-        } else {
-            err << "epd: one suite at a time\n";
-            return 2;
-        }
-        if (!ok) {
-            err << fmt::format("epd: bad or missing value for {}\n", a);
-            return 2;
-        }
-        ++i;
-    }
+    int64_t moveTimeMs = -1;
+    const std::vector<tools::Flag> flags = {
+        tools::numberFlag<int64_t>("--movetime", moveTimeMs, 1, int64_t(1) << 40, &limitGiven),
+        tools::numberFlag("--depth", limits.depth, 1, MaxSearchDepth, &limitGiven),
+        tools::numberFlag<uint64_t>("--nodes", limits.nodes, 1, ~uint64_t(0), &limitGiven),
+        tools::numberFlag("--threads", threads, 1, 256),
+        tools::numberFlag("--hash", hashMB, 1, 65536),
+    };
+    const int argStatus = tools::readArgs(
+        "epd", args, flags,
+        [&](const std::string& file) {
+            if (!path.empty()) return err << "epd: one suite at a time\n", false;
+            path = file;
+            return true;
+        },
+        print, err, UsageText);
+    if (argStatus >= 0) return argStatus;
+    limits.time.moveTime = moveTimeMs;
     if (path.empty()) {
         usage(err);
         return 2;
