@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import shutil
 import struct
 import sys
 import time
@@ -541,7 +542,6 @@ def _save_cache(directory, dataset, info):
     with open(os.path.join(tmp, "info.json"), "w") as f:
         json.dump(info, f, indent=1)
     if os.path.isdir(directory):  # another run got there first
-        import shutil
         shutil.rmtree(tmp)
         return
     os.rename(tmp, directory)
@@ -568,8 +568,28 @@ def load_file(path, cache_dir=None, log=_stderr):
     dataset, info = convert_file(path, log=log)
     if cache_dir:
         os.makedirs(cache_dir, exist_ok=True)
-        _save_cache(cache_path(path, cache_dir), dataset, info)
+        directory = cache_path(path, cache_dir)
+        _save_cache(directory, dataset, info)
+        _drop_stale_caches(cache_dir, directory, info["path"], log)
     return dataset, info
+
+
+def _drop_stale_caches(cache_dir, keep, abspath, log):
+    """Removes older caches of the same file (a file that grew or changed)."""
+
+    prefix = os.path.basename(abspath) + "."
+    for name in os.listdir(cache_dir):
+        other = os.path.join(cache_dir, name)
+        if other == keep or not name.startswith(prefix) or not name.endswith(".cache"):
+            continue
+        try:
+            with open(os.path.join(other, "info.json")) as f:
+                if json.load(f).get("path") != abspath:
+                    continue
+            shutil.rmtree(other)
+            log(f"removed the stale cache {other}")
+        except (OSError, ValueError):
+            continue
 
 
 def load_dataset(paths, cache_dir=None, max_positions=None, log=_stderr):

@@ -22,8 +22,11 @@ CHECKPOINT_VERSION = 1
 
 
 class Net(nn.Module):
-    def __init__(self, hidden):
+    def __init__(self, hidden, qat=False):
         super().__init__()
+        # Quantisation-aware training: the output layer computes with its weights rounded to
+        # the int16 grid (1/QB), the gradient passing straight through the rounding.
+        self.qat = qat
         if hidden <= 0 or hidden % 32:
             raise ValueError(f"hidden size {hidden} is not a positive multiple of 32")
         self.hidden = hidden
@@ -50,7 +53,10 @@ class Net(nn.Module):
         a = (a * a).view(2, n, self.hidden)
         h = self.hidden
         # All 8 buckets' outputs by two small matrix products, then each position's own bucket.
-        y = a[0] @ self.out_weight[:, :h].t() + a[1] @ self.out_weight[:, h:].t()
+        w = self.out_weight
+        if self.qat:
+            w = w + (torch.round(w * N.QB) / N.QB - w).detach()
+        y = a[0] @ w[:, :h].t() + a[1] @ w[:, h:].t()
         return y.gather(1, bucket[:, None]).squeeze(1) + self.out_bias[bucket]
 
     @torch.no_grad()
@@ -110,7 +116,7 @@ def evaluate(model, dataset, batch=65536):
 
 def save_checkpoint(path, model, optimizer, state):
     tmp = path + ".tmp"
-    torch.save({"version": CHECKPOINT_VERSION, "hidden": model.hidden, "model": model.state_dict(),
+    torch.save({"version": CHECKPOINT_VERSION, "hidden": model.hidden, "qat": model.qat, "model": model.state_dict(),
                 "optimizer": optimizer.state_dict() if optimizer else None, **state}, tmp)
     os.replace(tmp, path)
 
@@ -119,7 +125,7 @@ def load_checkpoint(path):
     ckpt = torch.load(path, map_location="cpu")
     if not isinstance(ckpt, dict) or ckpt.get("version") != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: not a Chariot NNUE checkpoint (version {CHECKPOINT_VERSION})")
-    model = Net(ckpt["hidden"])
+    model = Net(ckpt["hidden"], qat=ckpt.get("qat", False))
     model.load_state_dict(ckpt["model"])
     return model, ckpt
 
@@ -136,10 +142,18 @@ def sha256_file(path):
     return h.hexdigest()
 
 
-def export(model, out_dir=None, out=None, provenance=None, check=None):
+def target_loss(evals, dataset, k, lam):
+    """The training loss of given evals (internal units) on a Dataset, in numpy."""
+    pred = 1 / (1 + np.exp(-np.asarray(evals, dtype=np.float64) / k))
+    target = lam / (1 + np.exp(-dataset.score.astype(np.float64) / k)) + (1 - lam) * dataset.result * 0.5
+    return float(np.mean((pred - target) ** 2))
+
+
+def export(model, out_dir=None, out=None, provenance=None, check=None, k=None, lam=None):
     """Quantises and writes the net (named by content hash in out_dir unless `out` is given) and
     a JSON provenance file next to it. `check` is an optional Dataset on which the integer
-    reference is compared with the float model. Returns (net path, provenance dict)."""
+    reference is compared with the float model (and, given k and lam, both losses computed).
+    Returns (net path, provenance dict)."""
     import nnue_ref
 
     net = model.quantised()
@@ -158,6 +172,9 @@ def export(model, out_dir=None, out=None, provenance=None, check=None):
         diff = np.abs(q - f)
         info["quantisation_check"] = {"positions": int(len(check)), "mean_abs_diff": round(float(diff.mean()), 3),
                                       "max_abs_diff": round(float(diff.max()), 3), "int32_overflows": int(overflows)}
+        if k is not None and lam is not None:
+            info["quantisation_check"]["float_loss"] = target_loss(f, check, k, lam)
+            info["quantisation_check"]["integer_loss"] = target_loss(q, check, k, lam)
     with open(os.path.splitext(path)[0] + ".json", "w") as fh:
         json.dump(info, fh, indent=1)
         fh.write("\n")

@@ -39,11 +39,21 @@ def _padded_ft(net):
     return ft
 
 
-def int_eval_features(net, red, black, stm, bucket):
+def int_eval_features(net, red, black, stm, bucket, chunk=2048):
     """Integer evals for arrays of positions: red/black [N, 32] feature rows (PAD-filled),
     stm [N], bucket [N]. Returns (int64 evals, number of positions whose int32 sum overflowed;
     for those the eval is computed as a wrapping int32 implementation would)."""
     ft = _padded_ft(net)
+    evals, overflows = [], 0
+    for lo in range(0, len(stm), chunk):
+        sl = slice(lo, lo + chunk)
+        e, o = _int_eval_chunk(net, ft, red[sl], black[sl], stm[sl], bucket[sl])
+        evals.append(e)
+        overflows += o
+    return (np.concatenate(evals) if evals else np.zeros(0, np.int64)), overflows
+
+
+def _int_eval_chunk(net, ft, red, black, stm, bucket):
     h = net.hidden
     stm = np.asarray(stm)
     bucket = np.asarray(bucket, dtype=np.int64)
@@ -70,6 +80,7 @@ def int_eval_dataset(net, dataset):
 
 def int_eval_boards(net, boards, stms):
     red, black, bucket = D.features_of_boards(np.frombuffer(b"".join(bytes(b) for b in boards), np.uint8))
+    stms = np.asarray(stms)
     return int_eval_features(net, red, black, np.asarray(stms), bucket)
 
 

@@ -188,6 +188,18 @@ class ReaderTest(unittest.TestCase):
         self.assertEqual(info["quiet_positions"], SAMPLE_QUIET)
         for name in D.ARRAYS:
             np.testing.assert_array_equal(getattr(first, name), getattr(second, name))
+        # A file that grows is converted again and its old cache removed.
+        path = os.path.join(self.tmp, "growing.data")
+        blob = read_bytes(SAMPLE)
+        with open(path, "wb") as f:
+            f.write(blob[: record_offsets(blob)[6]])
+        self.assertEqual(len(D.load_file(path, cache, log=logs.append)[0].score) > 0, True)
+        with open(path, "ab") as f:
+            f.write(blob[record_offsets(blob)[6]:])
+        grown, _ = D.load_file(path, cache, log=logs.append)
+        self.assertEqual(len(grown), SAMPLE_QUIET)
+        self.assertTrue(any("removed the stale cache" in m for m in logs))
+        self.assertEqual(len([n for n in os.listdir(cache) if n.startswith("growing.data.")]), 1)
 
 
 class FeatureTest(unittest.TestCase):
@@ -408,6 +420,21 @@ class TrainedNetTest(unittest.TestCase):
         self.assertEqual(rc, 0, log)
         self.assertNotIn("epoch 1/3", log)
         self.assertEqual(read_bytes(self.only_net(c)), read_bytes(self.net_path))
+
+    def test_quantisation_aware_training(self):
+        import model as M
+
+        d = os.path.join(self.tmp, "qat")
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "1", "--qat"])
+        self.assertEqual(rc, 0, log)
+        net, ckpt = M.load_checkpoint(os.path.join(d, "checkpoints", "epoch-0001.pt"))
+        self.assertTrue(net.qat)
+        ds, _ = D.load_file(SAMPLE, self.cache, log=lambda m: None)
+        ds = ds.subset(slice(0, 100))
+        w = net.float_weights()
+        w["out_weight"] = np.round(w["out_weight"] * N.QB) / N.QB
+        np.testing.assert_allclose(M.evaluate(net, ds), R.float_eval_features(w, ds.red, ds.black, ds.stm,
+                                                                               ds.bucket), atol=1e-3)
 
     def test_king_attacked(self):
         self.assertFalse(R.king_attacked(D.parse_fen(D.START_FEN)[0], D.RED))

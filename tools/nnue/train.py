@@ -47,6 +47,8 @@ def parse_args(argv):
     ap.add_argument("--export-every", type=int, default=0, help="also export the net every N epochs")
     ap.add_argument("--cache", default=None, help="cache directory for converted data (default OUT_DIR/cache)")
     ap.add_argument("--no-mirror", action="store_true", help="no left-right mirror augmentation")
+    ap.add_argument("--qat", action="store_true",
+                    help="quantisation-aware training: the output layer trains on its int16-rounded weights")
     ap.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
     args = ap.parse_args(argv)
     if args.hidden <= 0 or args.hidden % 32:
@@ -139,6 +141,9 @@ def validation_loss(torch, M, model, ds, k, lam, batch=65536):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    # Idle OpenMP threads sleep instead of spinning: on a machine shared with other busy jobs,
+    # spinning threads make 2 threads slower than 1. Only takes effect before torch loads.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import torch
 
     import model as M
@@ -165,6 +170,7 @@ def main(argv=None):
     resume = None
     if args.resume:
         model, resume = M.load_checkpoint(args.resume)
+        model.qat = args.qat
         if model.hidden != args.hidden:
             log(f"note: the checkpoint has hidden size {model.hidden}; using it")
             args.hidden = model.hidden
@@ -186,7 +192,7 @@ def main(argv=None):
 
     torch.manual_seed(args.seed)
     if resume is None:
-        model = M.Net(args.hidden)
+        model = M.Net(args.hidden, qat=args.qat)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     if resume is not None and resume.get("optimizer"):
         optimizer.load_state_dict(resume["optimizer"])
@@ -208,6 +214,7 @@ def main(argv=None):
         "lr": args.lr,
         "lr_final": args.lr_final,
         "mirror": not args.no_mirror,
+        "qat": args.qat,
         "seed": args.seed,
         "val_fraction": args.val_fraction,
         "command": " ".join([os.path.basename(sys.executable), sys.argv[0]] + list(argv)),
@@ -215,19 +222,19 @@ def main(argv=None):
     }
     log(f"training: hidden {args.hidden}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
         f"{start_epoch}..{args.epochs}, lr {args.lr} cosine to {args.lr * args.lr_final:g}, lambda {args.lam}, "
-        f"mirror {'on' if not args.no_mirror else 'off'}, {args.threads} threads")
+        f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads")
 
     last_export = None
 
     def do_export(epoch, train_loss, val_loss):
         prov = dict(provenance, epochs=epoch, final_train_loss=train_loss, final_val_loss=val_loss,
                     history=history)
-        check = val if len(val) else train
-        check = check.subset(slice(0, 4096))
-        path, info = M.export(model, out_dir=args.out_dir, provenance=prov, check=check)
+        check = val if len(val) else train.subset(slice(0, 20000))
+        path, info = M.export(model, out_dir=args.out_dir, provenance=prov, check=check, k=k, lam=args.lam)
         qc = info.get("quantisation_check", {})
-        log(f"exported {path} (integer vs float on {qc.get('positions', 0)} positions: mean |diff| "
-            f"{qc.get('mean_abs_diff')}, max {qc.get('max_abs_diff')}, int32 overflows {qc.get('int32_overflows')})")
+        log(f"exported {path}; integer net vs float on {qc.get('positions', 0)} positions: mean |diff| "
+            f"{qc.get('mean_abs_diff')}, max {qc.get('max_abs_diff')}, int32 overflows {qc.get('int32_overflows')}; "
+            f"loss float {qc.get('float_loss', float('nan')):.6f}, integer {qc.get('integer_loss', float('nan')):.6f}")
         return path
 
     for epoch in range(start_epoch, args.epochs + 1):
