@@ -164,6 +164,9 @@ def main(argv=None):
     val = dataset.subset(np.flatnonzero(val_mask))
     log(f"data: {len(dataset)} quiet positions ({len(train)} train, {len(val)} validation by game) "
         f"loaded in {time.monotonic() - t0:.1f} s")
+    if len(train) == 0:
+        log("error: no training positions left after the validation split")
+        return 1
 
     start_epoch = 1
     history = []
@@ -229,7 +232,7 @@ def main(argv=None):
     def do_export(epoch, train_loss, val_loss):
         prov = dict(provenance, epochs=epoch, final_train_loss=train_loss, final_val_loss=val_loss,
                     history=history)
-        check = val if len(val) else train.subset(slice(0, 20000))
+        check = (val if len(val) else train).subset(slice(0, 50000))
         path, info = M.export(model, out_dir=args.out_dir, provenance=prov, check=check, k=k, lam=args.lam)
         qc = info.get("quantisation_check", {})
         log(f"exported {path}; integer net vs float on {qc.get('positions', 0)} positions: mean |diff| "
