@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tests of the NNUE training tools (unittest; about half a minute on 2 cores).
+"""Tests of the NNUE training tools (unittest; a few seconds, up to half a minute on a busy 2-core machine).
 
     /usr/bin/python3 tools/nnue/test_nnue.py        (or: cd tools/nnue && /usr/bin/python3 -m unittest test_nnue)
 
