@@ -1,0 +1,203 @@
+"""The float NNUE model (PyTorch), its weight limits, checkpoints and export.
+
+eval = (outWeight[b] . SCReLU(concat(acc_stm, acc_other)) + outBias[b]) * SCALE
+acc_p = ftBias + sum of ftWeight[f] over perspective p's features,
+SCReLU(x) = clamp(x, 0, 1)^2, b = the output bucket (piece count).
+"""
+
+import datetime
+import hashlib
+import json
+import os
+import sys
+
+import numpy as np
+import torch
+from torch import nn
+
+import data as D
+import netfile as N
+
+CHECKPOINT_VERSION = 1
+
+
+class Net(nn.Module):
+    def __init__(self, hidden, qat=False):
+        super().__init__()
+        # Quantisation-aware training: the output layer computes with its weights rounded to
+        # the int16 grid (1/QB), the gradient passing straight through the rounding.
+        self.qat = qat
+        if hidden <= 0 or hidden % 32:
+            raise ValueError(f"hidden size {hidden} is not a positive multiple of 32")
+        self.hidden = hidden
+        # Row PAD (1260) is the padding row: always zero, never trained or exported.
+        self.ft = nn.EmbeddingBag(D.FEATURES + 1, hidden, mode="sum", padding_idx=D.PAD)
+        self.ft_bias = nn.Parameter(torch.zeros(hidden))
+        self.out_weight = nn.Parameter(torch.zeros(D.BUCKETS, 2 * hidden))
+        self.out_bias = nn.Parameter(torch.zeros(D.BUCKETS))
+        with torch.no_grad():
+            # About 20-30 active features: accumulators start spread around
+            # 0.25 +- 0.25, so that most units sit in SCReLU's live range.
+            self.ft.weight.uniform_(-0.08, 0.08)
+            self.ft.weight[D.PAD].zero_()
+            self.ft_bias.fill_(0.25)
+            bound = 1.0 / (2 * hidden) ** 0.5
+            self.out_weight.uniform_(-bound, bound)
+
+    def forward(self, features, offsets, bucket):
+        """features/offsets: one flat EmbeddingBag input of 2B bags, the B side-to-move
+        perspectives then the B others (see perspective_batch); returns eval / SCALE."""
+        n = bucket.shape[0]
+        acc = self.ft(features, offsets) + self.ft_bias  # [2B, H]
+        a = torch.clamp(acc, 0.0, 1.0)
+        a = (a * a).view(2, n, self.hidden)
+        h = self.hidden
+        # All 8 buckets' outputs by two small matrix products, then each position's own bucket.
+        w = self.out_weight
+        if self.qat:
+            w = w + (torch.round(w * N.QB) / N.QB - w).detach()
+        y = a[0] @ w[:, :h].t() + a[1] @ w[:, h:].t()
+        return y.gather(1, bucket[:, None]).squeeze(1) + self.out_bias[bucket]
+
+    @torch.no_grad()
+    def clip_(self):
+        """Keeps the float weights inside what the integer net can hold."""
+        self.ft.weight.clamp_(-N.FT_LIMIT, N.FT_LIMIT)
+        self.ft.weight[D.PAD].zero_()
+        self.ft_bias.clamp_(-N.FT_LIMIT, N.FT_LIMIT)
+        self.out_weight.clamp_(-N.OUT_LIMIT, N.OUT_LIMIT)
+
+    def float_weights(self):
+        """numpy float64 arrays in the net file's layout."""
+        return {
+            "ft_weight": self.ft.weight.detach()[: D.FEATURES].double().numpy().copy(),
+            "ft_bias": self.ft_bias.detach().double().numpy().copy(),
+            "out_weight": self.out_weight.detach().double().numpy().copy(),
+            "out_bias": self.out_bias.detach().double().numpy().copy(),
+        }
+
+    def quantised(self):
+        w = self.float_weights()
+        return N.quantise(w["ft_weight"], w["ft_bias"], w["out_weight"], w["out_bias"])
+
+
+def perspective_batch(red, black, stm, mirror=None):
+    """The EmbeddingBag input (flat features, offsets) of a batch: the side to move's feature
+    rows, then the other side's, without the padding. `mirror` is an optional bool array of rows
+    to mirror left-right."""
+    if mirror is not None and mirror.any():
+        red = np.where(mirror[:, None], D.MIRROR_TABLE[red], red)
+        black = np.where(mirror[:, None], D.MIRROR_TABLE[black], black)
+    black_to_move = (stm == D.BLACK)[:, None]
+    rows = np.concatenate([np.where(black_to_move, black, red), np.where(black_to_move, red, black)])
+    real = rows != D.PAD
+    features = rows[real].astype(np.int64)  # row-major: each bag's features in turn
+    offsets = np.zeros(len(rows), dtype=np.int64)
+    np.cumsum(np.count_nonzero(real, axis=1)[:-1], out=offsets[1:])
+    return torch.from_numpy(features), torch.from_numpy(offsets)
+
+
+def evaluate(model, dataset, batch=65536):
+    """Float evals (internal units) of a Dataset, as float64 numpy."""
+    out = []
+    model.eval()
+    with torch.no_grad():
+        for lo in range(0, len(dataset), batch):
+            sl = slice(lo, lo + batch)
+            features, offsets = perspective_batch(dataset.red[sl], dataset.black[sl], dataset.stm[sl])
+            y = model(features, offsets, torch.from_numpy(dataset.bucket[sl].astype(np.int64)))
+            out.append(y.double().numpy() * N.SCALE)
+    return np.concatenate(out) if out else np.zeros(0)
+
+
+# ---------------------------------------------------------------------------
+# Checkpoints
+
+
+def save_checkpoint(path, model, optimizer, state):
+    tmp = path + ".tmp"
+    torch.save({"version": CHECKPOINT_VERSION, "hidden": model.hidden, "qat": model.qat, "model": model.state_dict(),
+                "optimizer": optimizer.state_dict() if optimizer else None, **state}, tmp)
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path):
+    ckpt = torch.load(path, map_location="cpu")
+    if not isinstance(ckpt, dict) or ckpt.get("version") != CHECKPOINT_VERSION:
+        raise ValueError(f"{path}: not a Chariot NNUE checkpoint (version {CHECKPOINT_VERSION})")
+    model = Net(ckpt["hidden"], qat=ckpt.get("qat", False))
+    model.load_state_dict(ckpt["model"])
+    return model, ckpt
+
+
+# ---------------------------------------------------------------------------
+# Export
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def target_loss(evals, dataset, k, lam):
+    """The training loss of given evals (internal units) on a Dataset, in numpy."""
+    pred = 1 / (1 + np.exp(-np.asarray(evals, dtype=np.float64) / k))
+    target = lam / (1 + np.exp(-dataset.score.astype(np.float64) / k)) + (1 - lam) * dataset.result * 0.5
+    return float(np.mean((pred - target) ** 2))
+
+
+def export(model, out_dir=None, out=None, provenance=None, check=None, k=None, lam=None):
+    """Quantises and writes the net (named by content hash in out_dir unless `out` is given) and
+    a JSON provenance file next to it. `check` is an optional Dataset on which the integer
+    reference is compared with the float model (and, given k and lam, both losses computed).
+    Returns (net path, provenance dict)."""
+    import nnue_ref
+
+    net = model.quantised()
+    path = N.write_net(net, out=out, out_dir=out_dir)
+    info = dict(provenance or {})
+    info.update({
+        "net": os.path.basename(path),
+        "net_sha256": sha256_file(path),
+        "format": {"features": D.FEATURES, "hidden": model.hidden, "buckets": D.BUCKETS, "QA": N.QA, "QB": N.QB,
+                   "SCALE": N.SCALE},
+        "exported": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    })
+    if check is not None and len(check):
+        f = evaluate(model, check)
+        q, overflows = nnue_ref.int_eval_dataset(net, check)
+        diff = np.abs(q - f)
+        info["quantisation_check"] = {"positions": int(len(check)), "mean_abs_diff": round(float(diff.mean()), 3),
+                                      "max_abs_diff": round(float(diff.max()), 3), "int32_overflows": int(overflows)}
+        if k is not None and lam is not None:
+            info["quantisation_check"]["float_loss"] = target_loss(f, check, k, lam)
+            info["quantisation_check"]["integer_loss"] = target_loss(q, check, k, lam)
+    with open(os.path.splitext(path)[0] + ".json", "w") as fh:
+        json.dump(info, fh, indent=1)
+        fh.write("\n")
+    return path, info
+
+
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Export a checkpoint as a quantised Chariot net file.")
+    ap.add_argument("checkpoint")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--out-dir", help="write DIR/chariot-<sha256[:12]>.nnue (and .json)")
+    g.add_argument("--out", help="write this file (and the .json beside it)")
+    args = ap.parse_args(argv)
+    model, ckpt = load_checkpoint(args.checkpoint)
+    prov = dict(ckpt.get("provenance", {}))
+    prov["checkpoint"] = os.path.abspath(args.checkpoint)
+    prov["export_command"] = " ".join(sys.argv)
+    path, _ = export(model, out_dir=args.out_dir, out=args.out, provenance=prov)
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""The Chariot NNUE net file (CHRTNNUE version 1): quantisation, writing, reading.
+
+Layout (little-endian): "CHRTNNUE", u32 version = 1, u32 features = 1260,
+u32 hidden H, u32 output buckets = 8, u32 QA = 255, u32 QB = 64,
+u32 SCALE = 400, u32 reserved = 0 (40 bytes); int16 ftWeight[1260][H]
+(feature-major), int16 ftBias[H], int16 outWeight[8][2H] (per bucket: the side
+to move's half, then the other side's), int32 outBias[8]; u32 CRC-32 (zlib) of
+every preceding byte.
+
+Only numpy here, so that the reference evaluation runs without torch.
+"""
+
+import dataclasses
+import hashlib
+import os
+import struct
+import zlib
+
+import numpy as np
+
+NET_MAGIC = b"CHRTNNUE"
+NET_VERSION = 1
+NET_HEADER_BYTES = 40
+FEATURES = 1260
+BUCKETS = 8
+QA = 255
+QB = 64
+SCALE = 400
+# Float weight limits kept during training so that the integers fit: 33 terms
+# of |w * QA| <= 505 stay far inside int16, and round(1.98 * QB) = 127.
+FT_LIMIT = 1.98
+OUT_LIMIT = 1.98
+
+
+class NetError(Exception):
+    """A net file that is damaged or not one this code reads."""
+
+
+@dataclasses.dataclass
+class QuantisedNet:
+    hidden: int
+    ft_weight: np.ndarray  # [1260, H] int16
+    ft_bias: np.ndarray  # [H] int16
+    out_weight: np.ndarray  # [8, 2H] int16
+    out_bias: np.ndarray  # [8] int32
+
+
+def quantise(ft_weight, ft_bias, out_weight, out_bias):
+    """Float weights (numpy) -> QuantisedNet: round to nearest (numpy rounds exact halves to
+    even); refuses weights whose integers would not fit their type."""
+    ft_weight = np.asarray(ft_weight, dtype=np.float64)
+    ft_bias = np.asarray(ft_bias, dtype=np.float64)
+    out_weight = np.asarray(out_weight, dtype=np.float64)
+    out_bias = np.asarray(out_bias, dtype=np.float64)
+    hidden = ft_bias.shape[0]
+    if ft_weight.shape != (FEATURES, hidden) or out_weight.shape != (BUCKETS, 2 * hidden) or out_bias.shape != (
+            BUCKETS,):
+        raise NetError(f"unexpected shapes {ft_weight.shape} {ft_bias.shape} {out_weight.shape} {out_bias.shape}")
+
+    def to_int(x, scale, dtype):
+        q = np.round(x * scale)
+        info = np.iinfo(dtype)
+        if q.size and (q.min() < info.min or q.max() > info.max):
+            raise NetError(f"a weight does not fit {np.dtype(dtype).name} after scaling by {scale}: "
+                           f"range {q.min()}..{q.max()}")
+        return q.astype(dtype)
+
+    return QuantisedNet(hidden, to_int(ft_weight, QA, np.int16), to_int(ft_bias, QA, np.int16),
+                        to_int(out_weight, QB, np.int16), to_int(out_bias, QA * QB, np.int32))
+
+
+def net_bytes(net):
+    h = net.hidden
+    header = NET_MAGIC + struct.pack("<8I", NET_VERSION, FEATURES, h, BUCKETS, QA, QB, SCALE, 0)
+    body = (header + net.ft_weight.astype("<i2").reshape(FEATURES, h).tobytes()
+            + net.ft_bias.astype("<i2").reshape(h).tobytes()
+            + net.out_weight.astype("<i2").reshape(BUCKETS, 2 * h).tobytes()
+            + net.out_bias.astype("<i4").reshape(BUCKETS).tobytes())
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def content_name(data):
+    return f"chariot-{hashlib.sha256(data).hexdigest()[:12]}.nnue"
+
+
+def write_net(net, out=None, out_dir=None):
+    """Writes the net to `out`, or into `out_dir` named by its content hash; returns the path."""
+    data = net_bytes(net)
+    if out is None:
+        if out_dir is None:
+            raise ValueError("write_net needs out or out_dir")
+        os.makedirs(out_dir, exist_ok=True)
+        out = os.path.join(out_dir, content_name(data))
+    tmp = out + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, out)
+    return out
+
+
+def expected_size(hidden):
+    return NET_HEADER_BYTES + 2 * FEATURES * hidden + 2 * hidden + 2 * BUCKETS * 2 * hidden + 4 * BUCKETS + 4
+
+
+def parse_net(data, name="net"):
+    """QuantisedNet from the bytes of a net file; raises NetError with the reason if it is refused."""
+    if len(data) < NET_HEADER_BYTES + 4:
+        raise NetError(f"{name}: {len(data)} bytes is too short for a Chariot net file")
+    if data[:8] != NET_MAGIC:
+        raise NetError(f"{name}: not a Chariot net file (no CHRTNNUE header)")
+    version, features, hidden, buckets, qa, qb, scale, _ = struct.unpack_from("<8I", data, 8)
+    if version != NET_VERSION:
+        raise NetError(f"{name}: net format version {version}; this code reads version {NET_VERSION}")
+    got = (features, buckets, qa, qb, scale)
+    want = (FEATURES, BUCKETS, QA, QB, SCALE)
+    if got != want:
+        raise NetError(f"{name}: features/buckets/QA/QB/SCALE are {got}, expected {want}")
+    if hidden == 0 or hidden % 32 or hidden > 1 << 16:
+        raise NetError(f"{name}: hidden size {hidden} is not a positive multiple of 32")
+    if len(data) != expected_size(hidden):
+        raise NetError(f"{name}: {len(data)} bytes; a net with hidden size {hidden} has {expected_size(hidden)}")
+    (crc,) = struct.unpack_from("<I", data, len(data) - 4)
+    if zlib.crc32(data[:-4]) != crc:
+        raise NetError(f"{name}: checksum mismatch (the file is damaged)")
+    at = NET_HEADER_BYTES
+
+    def take(dtype, count):
+        nonlocal at
+        arr = np.frombuffer(data, dtype=dtype, count=count, offset=at)
+        at += arr.nbytes
+        return arr
+
+    ft_weight = take("<i2", FEATURES * hidden).reshape(FEATURES, hidden).astype(np.int16)
+    ft_bias = take("<i2", hidden).astype(np.int16)
+    out_weight = take("<i2", BUCKETS * 2 * hidden).reshape(BUCKETS, 2 * hidden).astype(np.int16)
+    out_bias = take("<i4", BUCKETS).astype(np.int32)
+    return QuantisedNet(hidden, ft_weight, ft_bias, out_weight, out_bias)
+
+
+def read_net(path):
+    with open(path, "rb") as f:
+        return parse_net(f.read(), path)

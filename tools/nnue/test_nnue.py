@@ -1,0 +1,469 @@
+#!/usr/bin/python3
+"""Tests of the NNUE training tools (unittest; a few seconds, up to half a minute on a busy 2-core machine).
+
+    /usr/bin/python3 tools/nnue/test_nnue.py        (or: cd tools/nnue && /usr/bin/python3 -m unittest test_nnue)
+
+Tolerance of the integer reference against the float model it was quantised
+from, on 200 positions of a tiny trained net: mean |diff| <= 6 and max <= 25
+internal units.
+"""
+
+import contextlib
+import io
+import os
+import shutil
+import struct
+import sys
+import tempfile
+import unittest
+import zlib
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import data as D  # noqa: E402
+import netfile as N  # noqa: E402
+import nnue_ref as R  # noqa: E402
+
+SAMPLE = os.path.join(HERE, "testdata", "sample-s7-12games.data")
+# What `chariot datagen check` says of the sample.
+SAMPLE_GAMES, SAMPLE_PLIES, SAMPLE_QUIET = 12, 1227, 748
+MEAN_TOLERANCE, MAX_TOLERANCE = 6.0, 25.0
+
+
+def quiet(fn, *args, **kwargs):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        result = fn(*args, **kwargs)
+    return result, out.getvalue()
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def record_offsets(blob):
+    """Byte offsets of the records of a data file's bytes."""
+    offsets, at = [], D.HEADER_BYTES
+    while at < len(blob):
+        offsets.append(at)
+        (size,) = struct.unpack_from("<I", blob, at + 4)
+        at += 8 + size + 4
+    return offsets
+
+
+def slow_features(board, perspective):
+    """The spec's features, written out plainly (an independent check of data.features_of_boards)."""
+    out = []
+    for sq, v in enumerate(board):
+        if not v:
+            continue
+        rank, file = divmod(sq, 9)
+        color, t = (0 if v <= 7 else 1), (v - 1) % 7
+        rel = 0 if color == perspective else 1
+        psq = rank * 9 + file if perspective == 0 else (9 - rank) * 9 + file
+        out.append((rel * 7 + t) * 90 + psq)
+    return sorted(out)
+
+
+def slow_int_eval(net, board, stm):
+    """The spec's integer evaluation with Python integers, one position."""
+    feats = [slow_features(board, p) for p in (0, 1)]
+    count = sum(1 for v in board if v) - 2
+    b = min(7, count // 4)
+    h = net.hidden
+    acc = []
+    for p in (0, 1):
+        a = [int(x) for x in net.ft_bias]
+        for f in feats[p]:
+            row = net.ft_weight[f]
+            for j in range(h):
+                a[j] += int(row[j])
+        acc.append([min(max(x, 0), N.QA) for x in a])
+    us, them = acc[stm], acc[1 - stm]
+    w = [int(x) for x in net.out_weight[b]]
+    s = sum(us[j] * us[j] * w[j] for j in range(h)) + sum(them[j] * them[j] * w[h + j] for j in range(h))
+    assert -(1 << 31) <= s < (1 << 31)
+    s = int(s / N.QA) if s >= 0 else -((-s) // N.QA)  # truncation toward zero
+    s += int(net.out_bias[b])
+    t = s * N.SCALE
+    return t // (N.QA * N.QB) if t >= 0 else -((-t) // (N.QA * N.QB))
+
+
+def sample_boards(limit=None, every=1):
+    """(board, stm) of positions from the sample, every `every`-th ply."""
+    out = []
+    for game in D.read_games(SAMPLE):
+        for i, board, stm, _, _ in D.replay(game):
+            if i % every == 0:
+                out.append((board, stm))
+    return out[:limit]
+
+
+class ReaderTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nnue-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_counts_match_chariot_check(self):
+        games = plies = quiet_ = 0
+        with D.Reader(SAMPLE) as reader:
+            self.assertEqual((reader.seed, reader.nodes), (7, 1000))
+            for g in reader:
+                games += 1
+                plies += len(g.plies)
+                quiet_ += int(np.count_nonzero(g.plies["flags"] & D.FLAG_QUIET))
+                self.assertEqual(g.start_fen, D.START_FEN)
+            self.assertIsNone(reader.damage)
+            self.assertEqual(reader.good_bytes, os.path.getsize(SAMPLE))
+        self.assertEqual((games, plies, quiet_), (SAMPLE_GAMES, SAMPLE_PLIES, SAMPLE_QUIET))
+
+    def test_python_writer_reproduces_the_file(self):
+        with D.Reader(SAMPLE) as reader:
+            blob = D.encode_header(reader.seed, reader.nodes)
+            for g in reader:
+                blob += D.encode_record(g.seed, g.index, g.result, g.termination, g.start_fen, g.plies.tolist())
+        self.assertEqual(blob, read_bytes(SAMPLE))
+
+    def damaged_copy(self, blob):
+        path = os.path.join(self.tmp, "damaged.data")
+        with open(path, "wb") as f:
+            f.write(blob)
+        reports = []
+        games = list(D.read_games(path, report=reports.append))
+        return games, reports
+
+    def test_truncated_tail(self):
+        blob = read_bytes(SAMPLE)
+        last = record_offsets(blob)[-1]
+        for cut in (last + 3, last + 8, last + 40, len(blob) - 1):
+            games, reports = self.damaged_copy(blob[:cut])
+            self.assertEqual(len(games), SAMPLE_GAMES - 1)
+            self.assertEqual(len(reports), 1)
+            self.assertIn("truncated", reports[0])
+
+    def test_checksum_mismatch_stops_reading(self):
+        blob = bytearray(read_bytes(SAMPLE))
+        at = record_offsets(blob)[5]
+        blob[at + 8 + 30] ^= 0x01  # a byte of game 5's payload
+        games, reports = self.damaged_copy(bytes(blob))
+        self.assertEqual([g.index for g in games], list(range(5)))
+        self.assertIn("checksum", reports[0])
+        self.assertIn(f"byte {at}", reports[0])
+
+    def test_not_a_data_file(self):
+        path = os.path.join(self.tmp, "junk.data")
+        with open(path, "wb") as f:
+            f.write(b"CHRTNNUE" + bytes(40))
+        with self.assertRaisesRegex(D.DataError, "not a Chariot data file"):
+            D.Reader(path)
+
+    def test_game_that_does_not_replay_is_skipped(self):
+        e0, e1 = 4, 13  # red king e0 -> e1 is fine; then black "moves" from the empty square a4
+        good = [(D.encode_move(e0, e1), 0, D.FLAG_OPENING), (D.encode_move(40, 49), 10, D.FLAG_QUIET)]
+        blob = D.encode_header(1, 100) + D.encode_record(1, 0, 1, 0, D.START_FEN, good)
+        blob += D.encode_record(1, 1, 2, 0, D.START_FEN, [(D.encode_move(e0, e1), 25, D.FLAG_QUIET)])
+        path = os.path.join(self.tmp, "bad.data")
+        with open(path, "wb") as f:
+            f.write(blob)
+        logs = []
+        ds, info = D.convert_file(path, log=logs.append)
+        self.assertEqual(info["games_skipped"], 1)
+        self.assertEqual(len(ds), 1)
+        self.assertEqual(int(ds.score[0]), 25)
+        self.assertEqual(int(ds.result[0]), 2)  # red won, red to move
+        self.assertTrue(any("does not replay" in m for m in logs))
+
+    def test_cache(self):
+        cache = os.path.join(self.tmp, "cache")
+        logs = []
+        first, _ = D.load_file(SAMPLE, cache, log=logs.append)
+        second, info = D.load_file(SAMPLE, cache, log=logs.append)
+        self.assertIn("from the cache", logs[-1])
+        self.assertEqual(info["quiet_positions"], SAMPLE_QUIET)
+        for name in D.ARRAYS:
+            np.testing.assert_array_equal(getattr(first, name), getattr(second, name))
+        # A file that grows is converted again and its old cache removed.
+        path = os.path.join(self.tmp, "growing.data")
+        blob = read_bytes(SAMPLE)
+        with open(path, "wb") as f:
+            f.write(blob[: record_offsets(blob)[6]])
+        self.assertEqual(len(D.load_file(path, cache, log=logs.append)[0].score) > 0, True)
+        with open(path, "ab") as f:
+            f.write(blob[record_offsets(blob)[6]:])
+        grown, _ = D.load_file(path, cache, log=logs.append)
+        self.assertEqual(len(grown), SAMPLE_QUIET)
+        self.assertTrue(any("removed the stale cache" in m for m in logs))
+        self.assertEqual(len([n for n in os.listdir(cache) if n.startswith("growing.data.")]), 1)
+
+
+class FeatureTest(unittest.TestCase):
+    def test_fen_round_trip_and_aliases(self):
+        board, stm = D.parse_fen(D.START_FEN)
+        self.assertEqual(D.board_to_fen(board, stm), D.START_FEN)
+        alias = "rhbakabhr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r - - 0 1"
+        self.assertEqual(D.parse_fen(alias), (board, D.RED))
+        self.assertEqual(D.parse_fen("4k4/9/9/9/9/9/9/9/9/3K5 b")[1], D.BLACK)
+        for bad in ("rnbakabnr/9 w", "4k4/9/9/9/9/9/9/9/9/3K4 w", "4k4/9/9/9/9/9/9/9/9/3X5 w",
+                    "9/9/9/9/9/9/9/9/9/3K5 w", "4k4/9/9/9/9/9/9/9/9/3K5 x"):
+            with self.assertRaises(D.DataError, msg=bad):
+                D.parse_fen(bad)
+
+    def test_start_position_features(self):
+        board, _ = D.parse_fen(D.START_FEN)
+        red, black, bucket = D.features_of_board(board)
+        self.assertEqual(bucket, 7)
+        self.assertEqual(len(red), 32)
+        self.assertIn(4, red)  # red king on e0, own piece: (0 * 7 + 0) * 90 + 4
+        self.assertIn(7 * 90 + 85, red)  # black king on e9: (1 * 7 + 0) * 90 + 9 * 9 + 4
+        self.assertIn(6 * 90 + 27, red)  # red pawn a3: (0 * 7 + 6) * 90 + 3 * 9 + 0
+        self.assertEqual(red, black)  # the start position is colour-symmetric
+
+    def test_features_match_the_spec(self):
+        boards = sample_boards(every=7)
+        arr = np.frombuffer(b"".join(b for b, _ in boards), np.uint8)
+        red, black, bucket = D.features_of_boards(arr)
+        for i, (board, _) in enumerate(boards):
+            for p, rows in ((0, red), (1, black)):
+                want = slow_features(board, p)
+                self.assertEqual(rows[i].tolist(), want + [D.PAD] * (32 - len(want)))
+            self.assertEqual(bucket[i], min(7, (sum(1 for v in board if v) - 2) // 4))
+
+    def test_mirror_table(self):
+        for board, _ in sample_boards(every=40):
+            mirrored = D.mirror_files(board)
+            for p in (0, 1):
+                self.assertEqual(sorted(int(D.MIRROR_TABLE[f]) for f in slow_features(board, p)),
+                                 slow_features(mirrored, p))
+        self.assertEqual(int(D.MIRROR_TABLE[D.PAD]), D.PAD)
+
+    def test_results_from_side_to_move(self):
+        ds, _ = D.convert_file(SAMPLE, log=lambda m: None)
+        self.assertEqual(len(ds), SAMPLE_QUIET)
+        results = {}
+        for game in D.read_games(SAMPLE):
+            results[int(D.game_keys([game.seed], [game.index])[0])] = game.result
+        for i in range(0, len(ds), 17):
+            red_view = results[int(ds.game[i])]
+            self.assertEqual(int(ds.result[i]), red_view if ds.stm[i] == D.RED else 2 - red_view)
+
+
+class IntegerArithmeticTest(unittest.TestCase):
+    def hand_net(self, out_w):
+        h = 32
+        net = N.QuantisedNet(h, np.zeros((D.FEATURES, h), np.int16), np.zeros(h, np.int16),
+                             np.zeros((D.BUCKETS, 2 * h), np.int16), np.zeros(D.BUCKETS, np.int32))
+        net.ft_bias[0] = 100
+        net.out_weight[:, 0] = out_w
+        return N.parse_net(N.net_bytes(net))  # through the file format
+
+    def test_truncation_toward_zero(self):
+        # s = 100^2 * -127 = -1270000; / 255 -> -4980 (floor: -4981); * 400 / 16320 -> -122 (floor: -123)
+        self.assertEqual(R.int_eval_fen(self.hand_net(-127), D.START_FEN), -122)
+        self.assertEqual(R.int_eval_fen(self.hand_net(127), D.START_FEN), 122)
+        self.assertEqual(R.trunc_div(-7, 2), -3)
+        self.assertEqual(R.trunc_div(7, 2), 3)
+
+    def test_quantise_rounds_and_refuses_overflow(self):
+        h = 32
+        ft = np.zeros((D.FEATURES, h))
+        ft[0, 0], ft[0, 1] = 0.5 / 255 * 3, -1.98
+        q = N.quantise(ft, np.zeros(h), np.full((8, 2 * h), 1.98), np.full(8, -0.25))
+        self.assertEqual((int(q.ft_weight[0, 0]), int(q.ft_weight[0, 1])), (2, -505))  # 1.5 -> 2 (to even)
+        self.assertEqual(int(q.out_weight[0, 0]), 127)
+        self.assertEqual(int(q.out_bias[0]), -4080)
+        with self.assertRaises(N.NetError):
+            N.quantise(np.full((D.FEATURES, h), 200.0), np.zeros(h), np.zeros((8, 2 * h)), np.zeros(8))
+
+
+class TrainedNetTest(unittest.TestCase):
+    """Trains a tiny net on the sample once, then checks the export and the reference."""
+
+    @classmethod
+    def setUpClass(cls):
+        import train
+
+        cls.train = train
+        cls.tmp = tempfile.mkdtemp(prefix="nnue-train-test-")
+        cls.cache = os.path.join(cls.tmp, "cache")
+        cls.args = ["--data", SAMPLE, "--hidden", "32", "--batch", "128", "--lr", "3e-3", "--val-fraction", "0.2",
+                    "--threads", "1", "--seed", "5", "--cache", cls.cache, "--progress", "0"]
+        rc, cls.log = quiet(train.main, cls.args + ["--out-dir", os.path.join(cls.tmp, "a"), "--epochs", "3"])
+        assert rc == 0, cls.log
+        cls.net_path = cls.only_net(os.path.join(cls.tmp, "a"))
+        cls.net = N.read_net(cls.net_path)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    @staticmethod
+    def only_net(directory):
+        nets = [f for f in os.listdir(directory) if f.endswith(".nnue")]
+        assert len(nets) == 1, nets
+        return os.path.join(directory, nets[0])
+
+    def test_training_logged_and_improved(self):
+        self.assertRegex(self.log, r"K = [0-9.]+ \(fitted")
+        losses = [float(x) for x in __import__("re").findall(r"train loss ([0-9.]+)", self.log)]
+        self.assertEqual(len(losses), 3)
+        self.assertLess(losses[-1], losses[0])
+
+    def test_header_crc_and_name(self):
+        blob = read_bytes(self.net_path)
+        self.assertEqual(blob[:8], b"CHRTNNUE")
+        self.assertEqual(struct.unpack_from("<8I", blob, 8), (1, 1260, 32, 8, 255, 64, 400, 0))
+        self.assertEqual(len(blob), 40 + 2 * 1260 * 32 + 2 * 32 + 2 * 8 * 64 + 4 * 8 + 4)
+        self.assertEqual(struct.unpack_from("<I", blob, len(blob) - 4)[0], zlib.crc32(blob[:-4]))
+        import hashlib
+
+        self.assertEqual(os.path.basename(self.net_path), f"chariot-{hashlib.sha256(blob).hexdigest()[:12]}.nnue")
+        import json
+
+        with open(os.path.splitext(self.net_path)[0] + ".json") as f:
+            prov = json.load(f)
+        self.assertEqual(prov["hidden"], 32)
+        self.assertEqual(prov["epochs"], 3)
+        self.assertEqual(prov["data"][0]["sha256"], hashlib.sha256(read_bytes(SAMPLE)).hexdigest())
+        self.assertIn("final_val_loss", prov)
+
+    def test_integer_reference_close_to_float(self):
+        import model as M
+
+        float_model, _ = M.load_checkpoint(os.path.join(self.tmp, "a", "checkpoints", "epoch-0003.pt"))
+        self.assertEqual(N.net_bytes(float_model.quantised()), read_bytes(self.net_path))
+        ds, _ = D.load_file(SAMPLE, self.cache, log=lambda m: None)
+        ds = ds.subset(slice(0, 200))
+        f = M.evaluate(float_model, ds)
+        q, overflows = R.int_eval_dataset(self.net, ds)
+        self.assertEqual(overflows, 0)
+        diff = np.abs(q - f)
+        self.assertLessEqual(diff.mean(), MEAN_TOLERANCE)
+        self.assertLessEqual(diff.max(), MAX_TOLERANCE)
+        self.assertGreater(np.std(f), 1.0)  # the net says something
+        # The float path of nnue_ref agrees with the torch model.
+        w = float_model.float_weights()
+        f2 = R.float_eval_features(w, ds.red, ds.black, ds.stm, ds.bucket)
+        np.testing.assert_allclose(f2, f, atol=1e-3)
+
+    def test_vectorised_reference_matches_plain_integers(self):
+        boards = sample_boards(every=60)
+        got, _ = R.int_eval_boards(self.net, [b for b, _ in boards], [s for _, s in boards])
+        self.assertEqual(got.tolist(), [slow_int_eval(self.net, b, s) for b, s in boards])
+
+    def test_colour_flip_symmetry(self):
+        import model as M
+
+        weights = M.load_checkpoint(os.path.join(self.tmp, "a", "checkpoints", "epoch-0003.pt"))[0].float_weights()
+        boards = sample_boards(every=25)
+        flipped = [D.flip_colors(b, s) for b, s in boards]
+        a, _ = R.int_eval_boards(self.net, [b for b, _ in boards], [s for _, s in boards])
+        b, _ = R.int_eval_boards(self.net, [b for b, _ in flipped], [s for _, s in flipped])
+        np.testing.assert_array_equal(a, b)
+        fa = R.float_eval_fens(weights, [D.board_to_fen(b, s) for b, s in boards])
+        fb = R.float_eval_fens(weights, [D.board_to_fen(b, s) for b, s in flipped])
+        np.testing.assert_allclose(fa, fb, atol=1e-9)
+
+    def test_corrupted_net_refused(self):
+        blob = read_bytes(self.net_path)
+        cases = {
+            "checksum mismatch": blob[:1000] + bytes([blob[1000] ^ 4]) + blob[1001:],
+            "bytes; a net with hidden size": blob[:-10],
+            "not a Chariot net file": b"CHRTDATA" + blob[8:],
+            "version 2": blob[:8] + struct.pack("<I", 2) + blob[12:],
+            "hidden size 33": blob[:16] + struct.pack("<I", 33) + blob[20:],
+        }
+        for why, bad in cases.items():
+            with self.assertRaisesRegex(N.NetError, why):
+                N.parse_net(bad, "bad.nnue")
+        path = os.path.join(self.tmp, "bad.nnue")
+        with open(path, "wb") as f:
+            f.write(cases["checksum mismatch"])
+        rc, out = quiet(R.main, [path, D.START_FEN])
+        self.assertEqual(rc, 1)
+        self.assertIn("checksum mismatch", out)
+
+    def test_cli_and_samples(self):
+        fens = [D.START_FEN, "3k5/4a4/9/9/9/9/9/9/4A4/3K5 b - - 0 1"]
+        rc, out = quiet(R.main, [self.net_path] + fens)
+        self.assertEqual(rc, 0)
+        self.assertEqual([int(x) for x in out.split()], [R.int_eval_fen(self.net, f) for f in fens])
+        samples = os.path.join(self.tmp, "samples.txt")
+        rc, out = quiet(R.main, ["--samples", self.net_path, samples, "--data", SAMPLE])
+        self.assertEqual(rc, 0, out)
+        with open(samples) as f:
+            lines = [line.rstrip("\n").split("\t") for line in f]
+        self.assertGreaterEqual(len(lines), 45)
+        buckets, sides = set(), set()
+        for value, fen in lines:
+            board, stm = D.parse_fen(fen)
+            self.assertTrue(R.acceptable(board, stm), fen)
+            self.assertEqual(int(value), R.int_eval_fen(self.net, fen))
+            buckets.add(D.features_of_board(board)[2])
+            sides.add(stm)
+        self.assertIn(0, buckets)
+        self.assertEqual(sides, {0, 1})
+
+    def test_same_seed_same_net_and_resume(self):
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", os.path.join(self.tmp, "b"), "--epochs", "3"])
+        self.assertEqual(rc, 0, log)
+        self.assertEqual(read_bytes(self.only_net(os.path.join(self.tmp, "b"))), read_bytes(self.net_path))
+        # Resuming the 3-epoch run from its epoch-2 checkpoint gives the same net.
+        c = os.path.join(self.tmp, "c")
+        ckpt = os.path.join(self.tmp, "a", "checkpoints", "epoch-0002.pt")
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", c, "--epochs", "3", "--resume", ckpt])
+        self.assertEqual(rc, 0, log)
+        self.assertNotIn("epoch 1/3", log)
+        self.assertEqual(read_bytes(self.only_net(c)), read_bytes(self.net_path))
+
+    def test_quantisation_aware_training(self):
+        import model as M
+
+        d = os.path.join(self.tmp, "qat")
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "1", "--qat"])
+        self.assertEqual(rc, 0, log)
+        net, ckpt = M.load_checkpoint(os.path.join(d, "checkpoints", "epoch-0001.pt"))
+        self.assertTrue(net.qat)
+        ds, _ = D.load_file(SAMPLE, self.cache, log=lambda m: None)
+        ds = ds.subset(slice(0, 100))
+        w = net.float_weights()
+        w["out_weight"] = np.round(w["out_weight"] * N.QB) / N.QB
+        np.testing.assert_allclose(M.evaluate(net, ds), R.float_eval_features(w, ds.red, ds.black, ds.stm,
+                                                                               ds.bucket), atol=1e-3)
+
+    def test_king_attacked(self):
+        self.assertFalse(R.king_attacked(D.parse_fen(D.START_FEN)[0], D.RED))
+        cases = [("4k4/9/9/9/9/9/9/9/9/4K4 w", True),  # kings face each other
+                 ("4k4/9/9/9/9/9/9/9/4A4/4K4 w", False),
+                 ("4k4/9/9/9/4r4/9/9/9/9/3K5 w", False),
+                 ("3k5/9/9/9/9/9/9/9/9/3RK4 b", True),  # rook on the king's file
+                 ("3k5/9/9/9/3P5/9/9/9/9/3CK4 b", True),  # cannon over a screen
+                 ("3k5/9/9/9/9/9/9/9/9/3CK4 b", False),  # cannon without a screen
+                 ("3k5/9/2N6/9/9/9/9/9/9/4K4 b", True),  # horse c7 attacks d9
+                 ("3k5/3a5/2N6/9/9/9/9/9/9/4K4 b", True),  # leg c8 is empty
+                 ("3k5/2P6/2N6/9/9/9/9/9/9/4K4 b", False),  # leg c8 blocked
+                 ("3k5/3P5/9/9/9/9/9/9/9/4K4 b", True),  # pawn in front
+                 ("3kP4/9/9/9/9/9/9/9/9/4K4 b", True),  # pawn beside
+                 ("4k4/9/9/9/9/9/9/9/9/3Kp4 w", True)]  # black pawn beside the red king
+        for fen, attacked in cases:
+            board, stm = D.parse_fen(fen)
+            self.assertEqual(R.king_attacked(board, stm), attacked, fen)
+
+
+class FitKTest(unittest.TestCase):
+    def test_recovers_a_known_scale(self):
+        import train
+
+        rng = np.random.default_rng(3)
+        score = rng.normal(0, 500, 200000)
+        result = (rng.random(len(score)) < 1 / (1 + np.exp(-score / 400))).astype(float)
+        self.assertAlmostEqual(train.fit_k(score, result) / 400, 1.0, delta=0.05)
+
+
+if __name__ == "__main__":
+    unittest.main()
