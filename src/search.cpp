@@ -36,6 +36,32 @@ void LmrTable::init(const SearchParams& params) {
             table_[d][m] = int32_t(std::floor((base + std::log(d) * std::log(m) / divisor) * 1024.0));
 }
 
+bool gameEndsAfter(const Position& root, Move m, bool judgeChase) {
+    Position pos = root;
+    pos.makeMove(m);
+    MoveList legal;
+    generateLegal(pos, legal);
+    return legal.size == 0 || rules::judge(pos, 1, {judgeChase}).verdict != rules::Verdict::None ||
+           pos.rule60() >= RuleNoCapturePlies;
+}
+
+void trimAtGameEnd(const Position& root, std::vector<Move>& pv, bool judgeChase) {
+    Position pos = root;
+    for (size_t i = 0; i < pv.size(); ++i) {
+        if (!pos.isPseudoLegal(pv[i]) || !pos.isLegal(pv[i])) {
+            pv.resize(i);
+            return;
+        }
+        pos.makeMove(pv[i]);
+        // As the search judged it: a repetition inside the line ends the game.
+        if (rules::judge(pos, int(i) + 1, {judgeChase}).verdict != rules::Verdict::None ||
+            pos.rule60() >= RuleNoCapturePlies) {
+            pv.resize(i + 1);
+            return;
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 
 void Worker::prepare(const Position& root, const std::vector<Move>& moves, const SearchOptions& options,
@@ -520,6 +546,8 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
 
         if (i == pvIndex || v > alpha) {
             rm.score = v;
+            rm.scoreDepth = depth;
+            rm.scoreBound = v <= alpha ? Bound::Upper : v >= beta ? Bound::Lower : Bound::Exact;
             rm.selDepth = selDepth_;
             rm.pv.assign(1, rm.move);
             for (int k = 1; k < pvLength_[1]; ++k) rm.pv.push_back(pv_[1][k]);
@@ -557,6 +585,7 @@ void Worker::report(int depth, size_t lines) {
         info.timeMs = shared_.time.elapsedMs();
         info.hashfull = shared_.tt.hashfull();
         info.pv = rm.pv;
+        trimAtGameEnd(pos_, info.pv, options_.judgeChase);
         shared_.callbacks.onIteration(info);
     }
 }

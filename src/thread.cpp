@@ -187,6 +187,12 @@ SearchResult Searcher::pickResult() {
     result.score = scoreOf(*chosen);
     if (result.score == -ValueInfinite) result.score = 0;
     result.depth = chosen->completedDepth;
+    // A line from an iteration stopped part way: its score bounds the root's
+    // value at that iteration's depth (a fail low bounds it from above).
+    if (best.score != -ValueInfinite && best.scoreDepth > result.depth) {
+        result.depth = best.scoreDepth;
+        result.bound = best.scoreBound == Bound::Upper ? Bound::Upper : Bound::Lower;
+    }
     result.selDepth = std::max(best.selDepth, result.depth);
     result.pv = best.pv;
     if (result.pv.empty() || result.pv[0] != result.best) result.pv.assign(1, result.best);
@@ -197,10 +203,13 @@ SearchResult Searcher::pickResult() {
         result.best = ttRootMove_;
         result.score = ttRootValue_;
         result.depth = ttRootDepth_;
+        result.selDepth = std::max(result.selDepth, result.depth);
+        result.bound = Bound::Exact;
         result.pv.assign(1, ttRootMove_);
     }
+    trimAtGameEnd(root_, result.pv, shared_.options.judgeChase);
     if (result.pv.size() > 1) result.ponder = result.pv[1];
-    if (!result.ponder) {
+    if (!result.ponder && result.pv.size() == 1 && !gameEndsAfter(root_, result.best, shared_.options.judgeChase)) {
         // No PV move: take the reply from the TT if it is legal.
         Position p = root_;
         p.makeMove(result.best);

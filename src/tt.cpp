@@ -113,9 +113,9 @@ void TranspositionTable::startPopulating() {
     });
 }
 
-void TranspositionTable::stopPopulating() {
+void TranspositionTable::stopPopulating(bool abandon) {
     if (!populator_.joinable()) return;
-    populateStop_ = true;
+    if (abandon) populateStop_ = true;
     populator_.join();
 }
 

@@ -109,7 +109,8 @@ void Protocol::resetSession() {
     (void)engine_.setPosition("startpos", {});
     engine_.newGame();
     dialect_ = Dialect::Ucci;
-    searching_ = quitting_ = inputClosed_ = false;
+    state_ = SearchState::Idle;
+    quitting_ = inputClosed_ = stoppedByCommand_ = answeredOnItsOwn_ = false;
     deferred_.clear();
     std::lock_guard lock(queueMutex_);
     queue_.clear();
@@ -173,24 +174,34 @@ int Protocol::loop() {
                 break;
             case Event::EndOfInput:
                 inputClosed_ = true;
-                if (!searching_) return 0;
+                if (state_ == SearchState::Idle) return 0;
                 // A finite search may finish and answer; one that would never
-                // end by itself (infinite, ponder) is stopped.
+                // end by itself (infinite, ponder) is stopped. What is queued
+                // still runs, in order, before the engine exits.
                 deferred_.push_back(m);
-                if (currentLimits_.infinite || currentLimits_.ponder) engine_.stop();
+                if (currentLimits_.infinite || currentLimits_.ponder) stopSearch();
                 break;
             case Event::Line:
-                if (searching_)
-                    handleWhileSearching(splitWords(m.text), m.text, m.truncated);
-                else if (!handle(m.text, m.truncated))
-                    return 0;
+                if (state_ == SearchState::Idle) {
+                    if (!handle(m.text, m.truncated)) return 0;
+                } else if (!actOnSearch(m, false)) {
+                    deferred_.push_back(m);
+                }
                 break;
         }
     }
 }
 
 bool Protocol::drainDeferred() {
-    while (!searching_ && !deferred_.empty()) {
+    while (!deferred_.empty()) {
+        if (state_ != SearchState::Idle) {
+            // A queued go has just started a search: the commands queued
+            // after it that act on it (its stop, its ponderhit) go now; the
+            // rest keep waiting, in order.
+            if (!actOnSearch(deferred_.front(), true)) return true;
+            deferred_.pop_front();
+            continue;
+        }
         Message d = std::move(deferred_.front());
         deferred_.pop_front();
         if (d.event == Event::EndOfInput) return false;
@@ -199,51 +210,90 @@ bool Protocol::drainDeferred() {
     return true;
 }
 
-void Protocol::handleWhileSearching(const std::vector<std::string>& tokens, const std::string& line, bool truncated) {
+bool Protocol::goQueued() const {
+    return std::any_of(deferred_.begin(), deferred_.end(), [](const Message& m) {
+        const auto words = splitWords(m.text);
+        return m.event == Event::Line && !words.empty() && asciiLower(words[0]) == "go";
+    });
+}
+
+void Protocol::stopSearch() {
+    if (state_ == SearchState::Searching || state_ == SearchState::Pondering) {
+        engine_.stop();
+        state_ = SearchState::Stopping;
+        stoppedByCommand_ = true;
+    }
+}
+
+bool Protocol::actOnSearch(const Message& m, bool queued) {
+    if (m.event != Event::Line || m.truncated) return false;
+    const std::vector<std::string> tokens = splitWords(m.text);
     const std::string cmd = tokens.empty() ? "" : asciiLower(tokens[0]);
     if (cmd == "isready") {
         say("readyok");
-        return;
+        return true;
     }
     // In batch mode a search runs to its own limit: the commands after it,
     // quit and stop included, wait. A search without a limit of its own
     // (infinite, ponder) still obeys stop, ponderhit and quit.
     const bool unlimited = currentLimits_.infinite || currentLimits_.ponder;
-    if (!batch_ || unlimited) {
-        if (cmd == "quit") {
-            // Stop now; what came before the quit is still carried out (but
-            // no new search), then the engine says bye.
-            quitting_ = true;
-            engine_.stop();
-        } else if (cmd == "stop") {
-            engine_.stop();
-            return;
-        } else if (cmd == "ponderhit") {
-            engine_.ponderhit(tokens.size() > 1 && asciiLower(tokens[1]) == "draw");
-            return;
-        } else if (cmd == "probe" && !batch_) {
-            cmdProbe(tokens);
-            return;
-        }
+    if (batch_ && !unlimited) return false;
+    if (cmd == "quit") {
+        // Stop now, whatever is queued; what came before the quit is still
+        // carried out (but no new search), then the engine says bye.
+        quitting_ = true;
+        stopSearch();
+        return false;
     }
-    // Everything else waits until the search has answered.
-    deferred_.push_back({Event::Line, line, truncated});
+    // A stop or ponderhit belongs to the go it follows. With no go queued
+    // that is the running search's (a stop for a search already stopping,
+    // or a ponderhit for one not pondering, is its duplicate and is
+    // dropped). With a go queued it waits for that go, unless it can only
+    // be meant for the running search: a stop for a search that would never
+    // end by itself (infinite, pondering), a ponderhit for one pondering.
+    if (cmd == "stop" || cmd == "ponderhit") {
+        const bool stop = cmd == "stop";
+        const bool pondering = state_ == SearchState::Pondering;
+        const bool unending = pondering || (state_ == SearchState::Searching && currentLimits_.infinite);
+        const bool applies = stop ? state_ == SearchState::Searching || pondering : pondering;
+        if (!queued && goQueued() && !(stop ? unending : pondering)) return false;  // waits for its go
+        if (stop)
+            stopSearch();
+        else if (applies) {
+            engine_.ponderhit(tokens.size() > 1 && asciiLower(tokens[1]) == "draw");
+            state_ = SearchState::Searching;
+        }
+        return true;
+    }
+    if (cmd == "probe" && !queued && deferred_.empty()) {
+        cmdProbe(tokens);
+        return true;
+    }
+    return false;
 }
 
 bool Protocol::handle(const std::string& line, bool truncated) {
-    auto tokens = splitWords(line);
     if (truncated) {
         info(fmt::format("input line longer than {} bytes ignored", LineSplitter::MaxLine));
         return true;
     }
+    // A UTF-8 byte-order mark (some GUIs and editors write one) is not part of the command.
+    constexpr std::string_view Bom = "\xEF\xBB\xBF";
+    auto tokens = splitWords(line.compare(0, Bom.size(), Bom) == 0 ? std::string_view(line).substr(Bom.size())
+                                                                    : std::string_view(line));
     if (tokens.empty()) return true;
     const std::string cmd = asciiLower(tokens[0]);
+    // A stop that crossed the answer of a search that ended by itself
+    // belongs to that search: it gets no second answer.
+    const bool crossingStop = cmd == "stop" && answeredOnItsOwn_;
+    if (cmd != "isready") answeredOnItsOwn_ = false;
 
     if (cmd == "ucci") {
         cmdHandshake(Dialect::Ucci);
     } else if (cmd == "uci") {
         cmdHandshake(Dialect::Uci);
     } else if (cmd == "isready") {
+        engine_.waitUntilReady();  // a new hash table is in memory before readyok
         say("readyok");
     } else if (cmd == "quit") {
         say("bye");
@@ -263,7 +313,7 @@ bool Protocol::handle(const std::string& line, bool truncated) {
             cmdGo(tokens);
     } else if (cmd == "stop") {
         // Not searching. The UCCI spec asks for nobestmove; UCI expects nothing.
-        if (dialect_ == Dialect::Ucci) say("nobestmove");
+        if (dialect_ == Dialect::Ucci && !crossingStop) say("nobestmove");
     } else if (cmd == "ponderhit") {
         // Not searching: nothing to convert.
     } else if (cmd == "probe") {
@@ -447,9 +497,9 @@ void Protocol::startSearch(GoRequest request) {
     // Nobody can send stop or ponderhit any more: the time manager then
     // searches what the other limits allow, or answers after one iteration.
     request.inputClosed = inputClosed_;
-    const SearchLimits& limits = request.limits;
-    currentLimits_ = limits;
-    searching_ = true;
+    currentLimits_ = request.limits;
+    state_ = request.limits.ponder ? SearchState::Pondering : SearchState::Searching;
+    stoppedByCommand_ = false;
     lastInfo_ = {};
     EngineCallbacks callbacks;
     callbacks.onIteration = [this](const SearchInfo& i) { printInfo(i); };
@@ -467,7 +517,8 @@ void Protocol::startSearch(GoRequest request) {
 
 void Protocol::finishSearch() {
     engine_.wait();
-    searching_ = false;
+    state_ = SearchState::Idle;
+    answeredOnItsOwn_ = !stoppedByCommand_;
     BestMove answer;
     {
         std::lock_guard lock(answerMutex_);
@@ -519,21 +570,22 @@ void Protocol::printBestMove(const BestMove& answer) {
         return;
     }
     if (answer.fromBook) {
-        // UCCI as ElephantEye does: every candidate with its weight as a
-        // depth-0 line. UCI GUIs would read that as a score: say it in words.
-        for (const BookMove& c : answer.bookMoves) {
-            if (dialect_ == Dialect::Ucci)
-                say(fmt::format("info depth 0 score {} pv {}", c.weight, c.move.toString()));
-            else
-                say(fmt::format("info string book move {} weight {}", c.move.toString(), c.weight));
-        }
-    } else if (r.depth >= 1 && !(r.depth == lastInfo_.depth && r.score == lastInfo_.score && r.pv == lastInfo_.pv)) {
+        // Every candidate with its weight, in words: a GUI would show an
+        // `info ... score` line as an evaluation (ElephantEye prints the
+        // weights as depth-0 scores; no GUI needs that form).
+        for (const BookMove& c : answer.bookMoves)
+            info(fmt::format("book move {} weight {}", c.move.toString(), c.weight));
+    } else if (r.depth >= 1 && !(r.depth == lastInfo_.depth && r.score == lastInfo_.score && r.pv == lastInfo_.pv) &&
+               (r.bound == Bound::Exact || dialect_ == Dialect::Uci)) {
         // The line the answer comes from, last before bestmove, so that the
         // GUI's PV always starts with the move played (unless it just did).
+        // From an iteration stopped part way it is a bound: UCI says so; UCCI
+        // has no word for it, so its last line stays the last completed one.
         SearchInfo last;
         last.depth = r.depth;
         last.selDepth = r.selDepth;
         last.score = r.score;
+        last.bound = r.bound;
         last.nodes = r.nodes;
         last.timeMs = r.timeMs;
         last.hashfull = r.hashfull;
@@ -630,7 +682,7 @@ void Protocol::cmdHelp() {
         "  isready                         answered with readyok, also while searching",
         "  setoption <name> [<value>]      UCCI spelling; UCI: setoption name <n> value <v>",
         "  position startpos|fen <FEN> [moves <m>...]   also accepted without 'position'",
-        "  banmoves <m>...                 exclude root moves from the next search",
+        "  banmoves <m>...                 exclude root moves until the next position",
         "  go [ponder|draw] [depth d|nodes n|time t [movestogo n|increment i]|movetime ms|mate n|infinite]",
         "  ponderhit [draw] | stop | quit",
         "  probe [startpos|fen <FEN> [moves ...]]   show the hash entry (pophash)",

@@ -322,14 +322,17 @@ TEST_CASE("the opening book answers from the start position", "[protocol][book]"
     lines.clear();
     auto best = e.waitFor("bestmove", 2000ms, &lines);
     REQUIRE(best);
-    // Candidates come first as "info depth 0 score <weight> pv <move>".
+    // Candidates come first as "info string book move <move> weight <w>",
+    // never as a score a GUI would show as an evaluation.
     int candidates = 0;
     bool chosenListed = false;
-    for (const auto& l : lines)
-        if (l.rfind("info depth 0 score ", 0) == 0) {
+    for (const auto& l : lines) {
+        CHECK(l.find(" score ") == std::string::npos);
+        if (l.rfind("info string book move ", 0) == 0) {
             ++candidates;
-            chosenListed |= words(l).back() == words(*best)[1];
+            chosenListed |= words(l)[4] == words(*best)[1];
         }
+    }
     CHECK(candidates >= 4);
     CHECK(chosenListed);
     // With the book off, the same go searches (depth 1 and up).

@@ -467,6 +467,9 @@ TEST_CASE("the chaser steers out at the first repetition; the victim repeats to 
     CHECK(r.best.toString() == "d7d6");
     CHECK(r.score >= ValueBanInMaxPly);
     CHECK(isBanScore(r.score));
+    // The game ends with d7d6: the line and the expected reply stop there.
+    CHECK(r.pv.size() == 1);
+    CHECK_FALSE(r.ponder);
 }
 
 // ---------------------------------------------------------------------------

@@ -113,6 +113,9 @@ public:
     void stop() { searcher_.stop(); }
     void ponderhit(bool drawOffered = false);
     void wait() { searcher_.wait(); }
+    // Blocks until a new hash table's memory is in place (isready): the
+    // first search after it then runs at full speed.
+    void waitUntilReady() { tt_.waitPopulated(); }
     bool searching() const { return searcher_.searching(); }
     // Blocking search of the current position without the book (tests, bench).
     SearchResult search(const SearchLimits& limits, const std::function<void(const SearchInfo&)>& onInfo = nullptr);

@@ -79,7 +79,7 @@ struct SearchInfo {
     int selDepth = 0;
     int multiPV = 1;          // 1-based line number
     Value score = 0;
-    Bound bound = Bound::Exact;  // Lower/Upper for aspiration fail-high/low
+    Bound bound = Bound::Exact;  // Lower/Upper: from an aspiration fail-high/low or an unfinished iteration
     uint64_t nodes = 0;
     int64_t timeMs = 0;
     int hashfull = 0;
@@ -113,8 +113,11 @@ struct SearchResult {
     Move best;                // none() when there is no legal move
     Move ponder;
     Value score = 0;
-    int depth = 0;            // completed depth of the line answered
+    int depth = 0;            // depth of the line answered
     int selDepth = 0;
+    // Exact: from the last completed iteration. Lower or Upper: the line of an
+    // iteration that was stopped part way (its depth is that iteration's).
+    Bound bound = Bound::Exact;
     uint64_t nodes = 0;
     int64_t timeMs = 0;
     int hashfull = 0;
@@ -123,6 +126,14 @@ struct SearchResult {
     // iteration, best first; empty with MultiPV 1.
     std::vector<RootLine> lines;
 };
+
+// Cuts a line after the move that ends the game by the repetition rules or
+// the no-capture rule (judged as the search judges, from `root`), or at a
+// move that is not legal where it stands.
+void trimAtGameEnd(const Position& root, std::vector<Move>& pv, bool judgeChase);
+// Does the legal move m end the game (mate, stalemate, a repetition verdict
+// as the search judges it, the no-capture rule)?
+bool gameEndsAfter(const Position& root, Move m, bool judgeChase);
 
 // The search reports through these; each may be empty. They are called on
 // the search's own thread.
@@ -177,6 +188,8 @@ struct RootMove {
     Value previousScore = -ValueInfinite;
     Value jitter = 0;
     int selDepth = 0;
+    int scoreDepth = 0;           // the iteration that set `score`
+    Bound scoreBound = Bound::Exact;  // for this move: Upper after a fail low, Lower after a fail high
     std::vector<Move> pv;
 };
 
@@ -211,7 +224,8 @@ private:
     Value rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex);
     bool checkStop();
     // The main thread's first iteration always completes, stop or not, so
-    // that the answer is never an unsearched move (it takes microseconds).
+    // that the answer is never an unsearched move (it takes microseconds
+    // once the hash table's memory is in place: isready waits for that).
     bool mustFinish() const { return id_ == 0 && rootDepth_ <= 1; }
     bool stopping() const { return !mustFinish() && shared_.stopRequested.load(std::memory_order_relaxed); }
     // Only this thread writes its counter: a plain increment, no locked add.

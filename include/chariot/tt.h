@@ -53,6 +53,8 @@ public:
     void store(uint64_t key, int ply, Move move, Value value, Value eval, Depth depth, Bound bound, bool isPv);
     // Per-mille of sampled entries written in this search (UCI hashfull).
     int hashfull() const;
+    // Until the background fill of a new or cleared table is done.
+    void waitPopulated() { stopPopulating(false); }
     void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[key & (bucketCount_ - 1)]); }
 
 private:
@@ -78,7 +80,8 @@ private:
     // It changes no entry (an atomic or-with-zero per page), so searches may
     // run meanwhile.
     void startPopulating();
-    void stopPopulating();
+    // Joins the filler; `abandon`: tell it to stop first.
+    void stopPopulating(bool abandon = true);
 
     std::thread populator_;
     std::atomic<bool> populateStop_{false};

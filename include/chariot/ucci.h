@@ -78,7 +78,13 @@ private:
     int loop();
     // Returns false when the engine should exit.
     bool handle(const std::string& line, bool truncated);
-    void handleWhileSearching(const std::vector<std::string>& tokens, const std::string& line, bool truncated);
+    // A command met while a search runs (`queued`: taken from the front of
+    // deferred_ right after a queued go started it): true when it was dealt
+    // with at once (stop, ponderhit, isready, probe); false: it waits in
+    // deferred_ (quit stops the search first).
+    bool actOnSearch(const Message& m, bool queued);
+    bool goQueued() const;
+    void stopSearch();
     // Runs the commands that waited for a search; false when one ends the session.
     bool drainDeferred();
 
@@ -117,7 +123,17 @@ private:
     // Search state.
     BestMove answer_;            // written by the search thread before SearchDone is posted
     std::mutex answerMutex_;
-    bool searching_ = false;
+    // The search state machine: idle -> searching or pondering on go;
+    // pondering -> searching on ponderhit; either -> stopping on stop;
+    // back to idle when the answer is printed. While not idle, isready is
+    // answered at once, and a stop or ponderhit acts on the running search
+    // unless a go is queued after it (then it belongs to that go and
+    // waits); everything else waits in deferred_ and runs in order once the
+    // search has answered.
+    enum class SearchState : uint8_t { Idle, Searching, Pondering, Stopping };
+    SearchState state_ = SearchState::Idle;
+    bool stoppedByCommand_ = false;  // the running search was stopped by stop or quit
+    bool answeredOnItsOwn_ = false;  // the last search ended by itself, and no command came since
     bool quitting_ = false;      // quit arrived during a search
     bool inputClosed_ = false;   // end of input seen
     SearchLimits currentLimits_;
