@@ -246,8 +246,14 @@ SearchOptions Engine::preparedOptions() {
 void Engine::go(GoRequest request, EngineCallbacks callbacks) {
     searcher_.wait();
     const SearchLimits& limits = request.limits;
+    const skill::Params skill = skill::paramsFor(skillLevel());
+    // A limited engine plays without the book (its moves would be a
+    // master's), and analyses (go infinite) at full strength: nobody wants
+    // a weakened analysis that stops thinking after a few thousand nodes.
+    const bool limited = skill::limited(skill.level) && !limits.infinite;
 
-    if (!limits.ponder && !limits.infinite && limits.searchMoves.empty() && limits.mate == 0) {
+    if (!skill::limited(skill.level) && !limits.ponder && !limits.infinite && limits.searchMoves.empty() &&
+        limits.mate == 0) {
         BestMove answer;
         Move ponder;
         if (Move m = bookMove(&answer.bookMoves, &ponder)) {
@@ -263,8 +269,6 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
     drawOffered_ = request.drawOffered;
     SearchOptions options = preparedOptions();
     options.time.noMoreCommands = request.inputClosed;
-    const skill::Params skill = skill::paramsFor(skillLevel());
-    const bool limited = skill::limited(skill.level);
     if (limited) {
         limitStrength(options, skill);
         callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);
@@ -276,7 +280,7 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
                            BestMove answer;
                            answer.result = r;
                            if (limited) chooseLimitedMove(answer.result, skill, seed);
-                           judgeOutcome(answer, drawOffered_.load());
+                           judgeOutcome(answer, drawOffered_.load(), !limited || skill.level >= skill::MinResignLevel);
                            if (onBest) onBest(answer);
                        }};
     searcher_.start(position_, limits, options, std::move(sc));
@@ -346,7 +350,7 @@ void Engine::chooseLimitedMove(SearchResult& result, const skill::Params& params
     }
 }
 
-void Engine::judgeOutcome(BestMove& answer, bool drawOffered) {
+void Engine::judgeOutcome(BestMove& answer, bool drawOffered, bool mayResign) {
     const SearchResult& r = answer.result;
     if (!r.best) return;
     const int rule60 = position_.rule60();
@@ -361,7 +365,8 @@ void Engine::judgeOutcome(BestMove& answer, bool drawOffered) {
     // An offered draw is accepted when we are clearly worse (not mated: then resign).
     const bool accept = drawOffered && r.score <= -150 && !isDecisive(r.score);
     answer.offerDraw = deadDraw || level || accept;
-    answer.resign = !answer.offerDraw && r.depth >= 1 && isMateScore(r.score) && r.score < 0 && mateInMoves(r.score) >= -3;
+    answer.resign = mayResign && !answer.offerDraw && r.depth >= 1 && isMateScore(r.score) && r.score < 0 &&
+                    mateInMoves(r.score) >= -3;
 }
 
 void Engine::newGame() {

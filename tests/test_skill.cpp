@@ -5,6 +5,8 @@
 // untouched engine (bench node counts).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -601,4 +603,56 @@ TEST_CASE("skill: level 20 and limit off are the untouched engine (bench node co
     const BenchResult limited = runBench(touched, config, silent);
     CHECK(limited.perPosition == plain.perPosition);
     CHECK(limited.bestMoves == plain.bestMoves);
+}
+
+TEST_CASE("skill: a limited engine plays without the book and analyses at full strength", "[skill]") {
+    Engine engine(smallHash());
+    REQUIRE(engine.setOption("usebook", "true").applied);
+    // The book the build puts beside the engine binary.
+    const std::string book = (std::filesystem::path(CHARIOT_BINARY).parent_path() / "chariot.book").string();
+    REQUIRE(engine.setBookFiles(book).empty());
+    REQUIRE(engine.loadedBooks() > 0);
+    REQUIRE(engine.setOption("skilllevel", "3").applied);
+    REQUIRE_FALSE(engine.setPosition("startpos", {}));
+    SECTION("a timed move is searched, not taken from the book") {
+        Recorder rec;
+        SearchLimits limits;
+        limits.depth = 2;
+        engine.go({limits, false}, rec.callbacks());
+        REQUIRE(finishesWithin(engine, 10));
+        REQUIRE(rec.answerCount() == 1);
+        CHECK_FALSE(rec.answers[0].fromBook);
+        CHECK(rec.answers[0].result.depth >= 1);
+    }
+    SECTION("go infinite is not capped at the level's depth") {
+        Recorder rec;
+        SearchLimits limits;
+        limits.infinite = true;
+        engine.go({limits, false}, rec.callbacks());
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        engine.stop();
+        REQUIRE(finishesWithin(engine, 5));
+        REQUIRE(rec.answerCount() == 1);
+        CHECK(rec.answers[0].result.depth > skill::paramsFor(3).depth);
+    }
+}
+
+TEST_CASE("skill: below level 10 the engine never resigns", "[skill]") {
+    // Black to move is mated next move whatever it plays: full strength resigns.
+    const char* mated = "4k4/R8/9/9/9/9/9/9/9/3K4R b - - 0 1";
+    for (int level : {5, 20}) {
+        INFO("level " << level);
+        Engine engine(smallHash());
+        quiet(engine);
+        REQUIRE(engine.setOption("skilllevel", std::to_string(level)).applied);
+        REQUIRE_FALSE(engine.setPosition(mated, {}));
+        Recorder rec;
+        SearchLimits limits;
+        limits.depth = 4;
+        engine.go({limits, false}, rec.callbacks());
+        REQUIRE(finishesWithin(engine, 10));
+        REQUIRE(rec.answerCount() == 1);
+        REQUIRE(rec.answers[0].result.best);
+        CHECK(rec.answers[0].resign == (level >= skill::MinResignLevel));
+    }
 }

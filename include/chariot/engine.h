@@ -150,8 +150,8 @@ private:
     // Replaces the result's move, score and PV by those of the line the
     // limiter chooses among the result's lines.
     void chooseLimitedMove(SearchResult& result, const skill::Params& params, uint64_t seed) const;
-    // Fills the draw offer and resignation of a finished search.
-    void judgeOutcome(BestMove& answer, bool drawOffered);
+    // Fills the draw offer and resignation (when `mayResign`) of a finished search.
+    void judgeOutcome(BestMove& answer, bool drawOffered, bool mayResign);
 
     WorkCaps caps_;
     Position position_;

@@ -14,6 +14,9 @@
 namespace chariot::skill {
 
 constexpr int MaxLevel = 20;  // full strength: the untouched engine
+// Below this level the engine never resigns: a weaker player plays on (and
+// the human opponent gets to finish the mate).
+constexpr int MinResignLevel = 10;
 
 // What one level does. Level 20 is not limited at all (none of this applies).
 struct Params {
