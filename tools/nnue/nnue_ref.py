@@ -14,6 +14,7 @@ Integer evaluation (the spec; C++ uses int32 sums and truncating division):
     s = sum_j v_stm[j]^2 * outW[b][j] + sum_j v_oth[j]^2 * outW[b][H + j]   (int32)
     s = trunc(s / QA) + outBias[b]
     eval = trunc(s * SCALE / (QA * QB))                   (int64, truncation toward zero)
+QB and SCALE are the net file's (netfile.QB for the nets written now).
 """
 
 import argparse
@@ -71,7 +72,7 @@ def _int_eval_chunk(net, ft, red, black, stm, bucket):
     overflow = (s < INT32_MIN) | (s > INT32_MAX)
     s = np.where(overflow, (s + (1 << 31)) % (1 << 32) - (1 << 31), s)
     s = trunc_div(s, N.QA) + net.out_bias.astype(np.int64)[bucket]
-    return trunc_div(s * N.SCALE, N.QA * N.QB), int(np.count_nonzero(overflow))
+    return trunc_div(s * net.scale, N.QA * net.qb), int(np.count_nonzero(overflow))
 
 
 def int_eval_dataset(net, dataset):
