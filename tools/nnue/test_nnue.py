@@ -410,6 +410,7 @@ class TrainedNetTest(unittest.TestCase):
         rc, out = quiet(R.main, ["--samples", self.net_path, samples, "--data", SAMPLE])
         self.assertEqual(rc, 0, out)
         with open(samples) as f:
+            self.assertEqual(f.readline(), f"# net {os.path.basename(self.net_path)}\n")
             lines = [line.rstrip("\n").split("\t") for line in f]
         self.assertGreaterEqual(len(lines), 45)
         buckets, sides = set(), set()
