@@ -1,7 +1,7 @@
 // The NNUE inference: the kernels (scalar against the compiled SIMD form),
 // the net file's checks, exact agreement with the Python integer reference
 // (tools/nnue/nnue_ref.py), the incremental accumulators against full
-// refreshes, and colour-flip symmetry.
+// refreshes, colour-flip symmetry, and the engine's options and bench.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chariot/bench.h"
+#include "chariot/engine.h"
 #include "chariot/movegen.h"
 #include "chariot/nnue.h"
 #include "test_util.h"
@@ -29,6 +30,11 @@ std::vector<uint8_t> readBytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     REQUIRE(in);
     return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
 // The reference samples: "# net <file in nets/>", then "<eval>\t<FEN>" lines.
@@ -343,4 +349,126 @@ TEST_CASE("nnue: a position and its colour-flipped mirror evaluate the same for 
         }
     }
     CHECK(compared > 300);
+}
+
+TEST_CASE("nnue: evalfile refuses bad files and keeps the previous net", "[nnue][engine]") {
+    test::TempDir dir;
+    const std::string netFile = readSamples().netFile;
+    const std::vector<uint8_t> good = readBytes(netFile);
+    Engine engine;
+    const auto before = engine.network();
+    CHECK(before == nnue::embeddedNetwork());
+
+    auto messages = [](const OptionRegistry::SetResult& r) {
+        std::string all;
+        for (const auto& m : r.messages) all += m + "\n";
+        return all;
+    };
+    auto evalFileDefault = [&] {
+        for (const Option& o : engine.options().all())
+            if (o.ucciName == "evalfile") return o.current;
+        return std::string("?");
+    };
+
+    const std::string loaded = dir.file("copy.nnue");
+    writeBytes(loaded, good);
+    auto r = engine.setOption("evalfile", loaded);
+    INFO(messages(r));
+    CHECK(r.applied);
+    REQUIRE(engine.network());
+    CHECK(engine.network() != before);
+    CHECK(engine.network()->name() == loaded);
+    const auto fromFile = engine.network();
+
+    std::vector<uint8_t> truncated(good.begin(), good.end() - 100), corrupt = good, magic = good;
+    corrupt[good.size() / 2] ^= 1;
+    magic[3] = 'X';
+    for (const auto& [name, bytes, why] :
+         {std::tuple{"truncated.nnue", truncated, "truncated"}, std::tuple{"corrupt.nnue", corrupt, "checksum"},
+          std::tuple{"magic.nnue", magic, "not a Chariot net file"}}) {
+        const std::string path = dir.file(name);
+        writeBytes(path, bytes);
+        r = engine.setOption("evalfile", path);
+        INFO(messages(r));
+        CHECK_FALSE(r.applied);
+        CHECK(messages(r).find(why) != std::string::npos);
+        CHECK(messages(r).find("keeping " + loaded) != std::string::npos);
+        CHECK(engine.network() == fromFile);
+        CHECK(evalFileDefault() == loaded);  // the option keeps its value
+    }
+    r = engine.setOption("evalfile", dir.file("missing.nnue"));
+    CHECK_FALSE(r.applied);
+    CHECK(engine.network() == fromFile);
+
+    r = engine.setOption("EvalFile", "<embedded>");
+    CHECK(r.applied);
+    CHECK(engine.network() == nnue::embeddedNetwork());
+    CHECK(evalFileDefault() == "<embedded>");
+}
+
+TEST_CASE("nnue: eval shows the net's value", "[nnue][engine]") {
+    Engine engine;
+    if (!engine.network()) engine.setNetwork(sampleNet());
+    REQUIRE_FALSE(engine.setPosition("startpos", {"h2e2"}));
+    std::string report = engine.evalReport();
+    CHECK(report.find("NNUE " + engine.network()->name() + ": " +
+                      std::to_string(engine.network()->evaluate(engine.position()))) != std::string::npos);
+    CHECK(report.find("not in use") != std::string::npos);
+    engine.setOption("usennue", "true");
+    report = engine.evalReport();
+    CHECK(report.find("the search uses it") != std::string::npos);
+    engine.setNetwork(nullptr);
+    CHECK(engine.evalReport().find("NNUE") == std::string::npos);
+}
+
+TEST_CASE("nnue: bench with the net is deterministic, the same from the embedded net and its file", "[nnue][bench]") {
+    auto quiet = [](const std::string&) {};
+    BenchConfig config;
+    config.depth = 5;
+    config.positions = 12;
+    config.nnue = true;
+
+    Engine embedded;
+    if (!embedded.network()) embedded.setNetwork(sampleNet());
+    const std::string file = EmbeddedNetFile.empty() ? readSamples().netFile : EmbeddedNetFile;
+    Engine fromFile;
+    REQUIRE(fromFile.setOption("evalfile", file).applied);
+
+    const BenchResult a = runBench(embedded, config, quiet);
+    const BenchResult b = runBench(fromFile, config, quiet);
+    const BenchResult again = runBench(embedded, config, quiet);
+    REQUIRE(a.perPosition.size() == 12);
+    CHECK(a.nodes > 0);
+    CHECK(a.perPosition == b.perPosition);
+    CHECK(a.bestMoves == b.bestMoves);
+    CHECK(a.perPosition == again.perPosition);
+
+    // The same engine without the net gives the handcrafted count of a fresh engine.
+    config.nnue = false;
+    const BenchResult handcrafted = runBench(embedded, config, quiet);
+    CHECK(handcrafted.perPosition == runBench(config, quiet).perPosition);
+    CHECK(handcrafted.perPosition != a.perPosition);
+
+    // Below knowledge large the net is not used.
+    embedded.setOption("knowledge", "medium");
+    config.nnue = true;
+    const BenchResult mediumNet = runBench(embedded, config, quiet);
+    config.nnue = false;
+    CHECK(mediumNet.perPosition == runBench(embedded, config, quiet).perPosition);
+}
+
+TEST_CASE("nnue: bench arguments take a last word nnue", "[nnue][bench]") {
+    BenchConfig config;
+    REQUIRE_FALSE(parseBenchArgs({"7", "32", "nnue"}, WorkCaps{}, config));
+    CHECK(config.depth == 7);
+    CHECK(config.hashMB == 32);
+    CHECK(config.nnue);
+    config = BenchConfig{};
+    REQUIRE_FALSE(parseBenchArgs({"NNUE"}, WorkCaps{}, config));
+    CHECK(config.nnue);
+    CHECK(config.depth == BenchConfig{}.depth);
+    config = BenchConfig{};
+    CHECK(parseBenchArgs({"nnue", "7"}, WorkCaps{}, config));
+    CHECK(parseBenchArgs({"1", "2", "3", "4", "nnue"}, WorkCaps{}, config));
+    CHECK_FALSE(config.nnue);
 }
