@@ -46,6 +46,7 @@ Engine::Engine(const WorkCaps& caps)
     : caps_(caps),
       tt_(std::min(DefaultHashMB, caps.hashMB)),
       searcher_(tt_),
+      net_(nnue::embeddedNetwork()),
       rngState_(uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) | 1) {
     declareOptions();
     // A missing default book is not an error: the engine just plays without one.
@@ -133,6 +134,39 @@ void Engine::declareOptions() {
                                  searchOptions_.knowledge = Knowledge(levelIndex(Levels, v.text));
                                  return Messages{};
                              }));
+    // The NNUE evaluation (nnue.h): off by default until a net beats the
+    // handcrafted evaluation in play.
+    options_.add(checkOption("usennue", "Use NNUE", false,
+                             "evaluate with the NNUE net of `evalfile` instead of the handcrafted evaluation (at "
+                             "`knowledge` large only: the lower levels stay handcrafted)",
+                             [this, say](const OptionValue& v) {
+                                 useNnue_ = v.check;
+                                 return say(v.check && !net_, "usennue: no net is loaded (set evalfile); the "
+                                                              "handcrafted evaluation stays in use");
+                             }));
+    options_.add(stringOption(
+        "evalfile", "EvalFile", "<embedded>",
+        "NNUE net file (CHRTNNUE) for `usennue`; `<embedded>`: the net built into the engine; a file that does not "
+        "load is refused with a message and the previous net kept",
+        [this](const OptionValue& v) {
+            const std::string before = net_ ? net_->name() : std::string("no net");
+            if (v.text.empty() || asciiLower(v.text) == "<embedded>") {
+                net_ = nnue::embeddedNetwork();
+                if (net_) return Messages{fmt::format("evalfile: the embedded net {}", net_->name())};
+                const std::string error = nnue::embeddedNetworkError();
+                return Messages{error.empty() ? std::string("evalfile: this build embeds no net; no net is loaded")
+                                              : fmt::format("evalfile: the embedded net is refused: {}", error)};
+            }
+            std::string error;
+            auto net = nnue::Network::load(v.text, error);
+            if (!net) {
+                v.rejected = true;
+                return Messages{fmt::format("evalfile: {}; keeping {}", error, before)};
+            }
+            net_ = std::move(net);
+            return Messages{fmt::format("evalfile: loaded {} (hidden {}){}", net_->name(), net_->hidden(),
+                                        useNnue_ ? "" : "; usennue is off")};
+        }));
     options_.add(checkOption("chaserule", "ChaseRule", true,
                              "perpetual chase loses (Asian rules); false: a chasing repetition is a draw, perpetual "
                              "check still loses",
@@ -240,6 +274,7 @@ SearchOptions Engine::preparedOptions() {
     options.time.ponderOption = ponderOption_;
     options.depthCap = caps_.depth;
     options.nodeCap = caps_.nodes;
+    options.net = useNnue_ ? net_ : nullptr;
     return options;
 }
 
@@ -388,7 +423,16 @@ ProbeResult Engine::probe(const Position& pos) const {
     return out;
 }
 
-std::string Engine::evalReport() const { return chariot::evalReport(position_); }
+std::string Engine::evalReport() const {
+    std::string out = chariot::evalReport(position_);
+    if (net_) {
+        const bool inUse = useNnue_ && searchOptions_.knowledge == Knowledge::Large;
+        out += fmt::format("NNUE {}: {} (side to move's view), output bucket {}; {}\n", net_->name(),
+                           net_->evaluate(position_), nnue::outputBucket(position_),
+                           inUse ? "the search uses it" : "not in use (usennue false, or knowledge below large)");
+    }
+    return out;
+}
 
 std::vector<std::string> Engine::setBookFiles(const std::string& files) {
     std::vector<std::string> errors;

@@ -134,6 +134,7 @@ OptionRegistry::SetResult OptionRegistry::set(std::string_view rawName, std::str
         return result;
     };
     OptionValue v;
+    const std::string previous = o->current;
     switch (o->type) {
         case OptionType::Check: {
             auto b = parseBoolean(value);
@@ -179,6 +180,10 @@ OptionRegistry::SetResult OptionRegistry::set(std::string_view rawName, std::str
     result.applied = true;
     if (o->apply)
         for (auto& m : o->apply(v)) result.messages.push_back(std::move(m));
+    if (v.rejected) {
+        o->current = previous;
+        result.applied = false;
+    }
     return result;
 }
 

@@ -109,7 +109,7 @@ void Position::clear() {
     gamePly_ = 0;
     history_.clear();
     history_.reserve(1024);
-    history_.push_back(State{0, Score(), Move::none(), Piece::Empty, false, 0, 0, {}});
+    history_.push_back(State{0, Score(), Move::none(), Piece::Empty, Piece::Empty, false, 0, 0, {}});
 }
 
 void Position::putPiece(Piece p, Square s) {
@@ -583,7 +583,7 @@ void Position::makeMove(Move m) {
     Piece captured = board_[index(to)];
     const State& prev = history_.back();
     // The counters saturate: 32767 plies without a capture must not wrap them negative.
-    State next{prev.key ^ Zobrist.blackToMove, prev.psq, m, captured, false,
+    State next{prev.key ^ Zobrist.blackToMove, prev.psq, m, captured, pc, false,
                int16_t(prev.rule60 + (prev.rule60 < INT16_MAX)),
                int16_t(prev.pliesFromNull + (prev.pliesFromNull < INT16_MAX)), prev.attackUnits};
     const Color us = colorOf(pc);
@@ -619,7 +619,8 @@ void Position::unmakeMove() {
 
 void Position::makeNullMove() {
     const State& prev = history_.back();
-    State next{prev.key ^ Zobrist.blackToMove, prev.psq, Move::null(), Piece::Empty, false, prev.rule60, 0,
+    State next{prev.key ^ Zobrist.blackToMove, prev.psq, Move::null(), Piece::Empty, Piece::Empty, false,
+               prev.rule60, 0,
                prev.attackUnits};
     side_ = ~side_;
     ++gamePly_;

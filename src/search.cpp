@@ -69,6 +69,8 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
     pos_ = root;
     options_ = options;
     lmr_.init(options.params);
+    useNet_ = options.net && options.knowledge == Knowledge::Large;
+    nnue_.setNetwork(useNet_ ? options.net : nullptr);
     nodes = 0;
     completedDepth = 0;
     completedLines.clear();
@@ -181,7 +183,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     selDepth_ = std::max(selDepth_, ply);
 
     const bool inCheck = pos_.inCheck();
-    if (ply >= MaxPly - 1) return inCheck ? ValueDraw : evaluate(pos_, options_.knowledge);
+    if (ply >= MaxPly - 1) return inCheck ? ValueDraw : staticEval();
 
     alpha = std::max(matedIn(ply), alpha);
     beta = std::min(mateIn(ply + 1), beta);
@@ -202,8 +204,10 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     if (inCheck) {
         best = -ValueInfinite;
     } else {
+        // No lazy evaluation with the net: it is one value, no cheaper part.
         standPat = ttHit && hit.eval != EvalUnknown ? hit.eval
-                                                   : evaluateLazy(pos_, alpha, beta, options_.knowledge, exactEval);
+                   : useNet_                        ? staticEval()
+                                                    : evaluateLazy(pos_, alpha, beta, options_.knowledge, exactEval);
         storedEval = exactEval ? standPat : EvalUnknown;
         if (standPat >= beta) {
             if (!ttHit) tt.store(pos_.key(), ply, Move::none(), standPat, storedEval, -1, Bound::Lower, ttPv);
@@ -265,7 +269,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     if (pos_.rule60() >= RuleNoCapturePlies) return ValueDraw;
     if (!hasAttackers(pos_, Color::Red) && !hasAttackers(pos_, Color::Black)) return ValueDraw;
     const bool inCheck = pos_.inCheck();
-    if (ply >= MaxPly - 1) return inCheck ? ValueDraw : evaluate(pos_, options_.knowledge);
+    if (ply >= MaxPly - 1) return inCheck ? ValueDraw : staticEval();
 
     // Step 2. Mate-distance pruning.
     alpha = std::max(matedIn(ply), alpha);
@@ -293,7 +297,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     // Step 4. Static evaluation.
     Value staticEval = inCheck                              ? -ValueInfinite
                        : ttHit && hit.eval != EvalUnknown ? hit.eval
-                                                          : evaluate(pos_, options_.knowledge);
+                                                          : this->staticEval();  // (the local hides it)
     frames_[ply].staticEval = staticEval;
     const Pruning pruning = options_.pruning;
     const SearchParams& params = options_.params;
@@ -647,7 +651,7 @@ void Worker::iterativeDeepening() {
         // `probe` and for the next search from this position.
         if (!isBanScore(rootMoves[0].score))
             shared_.tt.store(pos_.key(), 0, rootMoves[0].move, rootMoves[0].score,
-                             pos_.inCheck() ? 0 : evaluate(pos_, options_.knowledge), rootDepth_, Bound::Exact, true);
+                             pos_.inCheck() ? 0 : staticEval(), rootDepth_, Bound::Exact, true);
 
         report(rootDepth_, multiPV);
         if (multiPV > 1) {

@@ -652,6 +652,8 @@ void Protocol::cmdBench(const std::vector<std::string>& tokens) {
         caps.hashMB = maxHash;
         benchEngine_ = std::make_unique<Engine>(caps);
     }
+    // `bench ... nnue` benches the session's net (`evalfile`).
+    benchEngine_->setNetwork(engine_.network());
     runBench(*benchEngine_, config, [this](const std::string& line) { say(line); });
     // A big table is not kept between benches (1 MB: the smallest): the session's memory is the game's.
     if (benchEngine_->hashMB() > BenchConfig{}.hashMB) benchEngine_->setHashMB(1);
@@ -689,7 +691,8 @@ void Protocol::cmdHelp() {
         "  d                               show the board, FEN and hash key",
         "  eval                            show the static evaluation by term",
         "  perft <depth>                   count leaf nodes, per root move",
-        "  bench [depth] [hashMB] [threads] fixed search benchmark (node signature)",
+        "  bench [depth] [hashMB] [threads] [nnue]   fixed search benchmark (node signature);",
+        "                                  nnue: evaluate with the net of evalfile",
     };
     for (const char* l : lines) info(l);
 }

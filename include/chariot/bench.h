@@ -23,6 +23,7 @@ struct BenchConfig {
     size_t hashMB = 16;
     int threads = 1;  // more than one: Lazy SMP, and the node count is no longer a signature
     size_t positions = 0;  // the first N bench positions only; 0: all (the signature)
+    bool nnue = false;     // evaluate with the engine's NNUE net (`usennue`); the signature is the handcrafted one's
 };
 
 struct BenchResult {
@@ -35,14 +36,16 @@ struct BenchResult {
 const std::vector<std::string_view>& benchPositions();
 BenchResult runBench(const BenchConfig& config, const std::function<void(const std::string&)>& print);
 // The same on a given engine, which it resets first (table of the run's size,
-// cleared; histories cleared; the run's thread count), so that the node count
-// is the one a fresh engine gives. The engine's options must be the defaults.
+// cleared; histories cleared; the run's thread count; `usennue` as the
+// config says), so that the node count is the one a fresh engine gives. The
+// engine's other options must be the defaults; its net (`evalfile`) is the
+// one a `nnue` run uses.
 // Lets a session reuse one bench engine instead of starting threads and
 // tables at every `bench`.
 BenchResult runBench(Engine& engine, const BenchConfig& config, const std::function<void(const std::string&)>& print);
 
-// The arguments of `bench [depth] [hashMB] [threads]` (the words after
-// `bench`), within the caps: on failure the message, `config` unchanged.
+// The arguments of `bench [depth] [hashMB] [threads] [nnue]` (the words
+// after `bench`), within the caps: on failure the message, `config` unchanged.
 std::optional<std::string> parseBenchArgs(const std::vector<std::string>& args, const WorkCaps& caps,
                                           BenchConfig& config);
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chariot/book.h"
+#include "chariot/nnue.h"
 #include "chariot/options.h"
 #include "chariot/position.h"
 #include "chariot/thread.h"
@@ -120,8 +121,17 @@ public:
     // Blocking search of the current position without the book (tests, bench).
     SearchResult search(const SearchLimits& limits, const std::function<void(const SearchInfo&)>& onInfo = nullptr);
 
+    // --- evaluation ----------------------------------------------------------
+    // The NNUE net (`evalfile`; the embedded one by default, null when the
+    // build has none) and whether the search uses it (`usennue`).
+    const std::shared_ptr<const nnue::Network>& network() const { return net_; }
+    // (A search running keeps the net it started with.)
+    void setNetwork(std::shared_ptr<const nnue::Network> net) { net_ = std::move(net); }
+    bool useNnue() const { return useNnue_; }
+
     // --- inspection --------------------------------------------------------
     ProbeResult probe(const Position& pos) const;
+    // The handcrafted evaluation by term, and the net's value when a net is loaded.
     std::string evalReport() const;
 
     // --- book --------------------------------------------------------------
@@ -160,6 +170,8 @@ private:
     Searcher searcher_;
     OptionRegistry options_;
     SearchOptions searchOptions_;
+    std::shared_ptr<const nnue::Network> net_;
+    bool useNnue_ = false;
     Randomness randomness_ = Randomness::None;
     bool useBook_ = true;
     bool bookRandom_ = true;

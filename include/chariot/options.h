@@ -21,6 +21,9 @@ struct OptionValue {
     bool check = false;
     int64_t spin = 0;
     std::string text;  // combo (the canonical lower-case var) and string values
+    // Set by a handler that refuses the value (a net file that does not
+    // load): the option keeps its previous value, and `applied` is false.
+    mutable bool rejected = false;
 };
 
 struct Option {

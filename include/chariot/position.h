@@ -183,6 +183,8 @@ public:
     Move moveBack(int n) const { return stateBack(n).move; }  // the move that led there
     bool inCheckBack(int n) const { return stateBack(n).inCheck; }
     Piece capturedBack(int n) const { return stateBack(n).captured; }
+    // The piece that made that move (Empty for a null move or the first position).
+    Piece movedBack(int n) const { return stateBack(n).moved; }
     // How many plies back a position can repeat the current one: not past
     // the last capture, the last null move or the position first set.
     int reversiblePlies() const {
@@ -202,6 +204,7 @@ private:
         Score psq;
         Move move;          // the move that led here
         Piece captured;     // what it captured
+        Piece moved;        // the piece that made it (Empty: none, or a null move)
         bool inCheck;       // the side to move is in check here
         int16_t rule60;     // plies since the last capture
         int16_t pliesFromNull;

@@ -9,11 +9,14 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <utility>
 #include <vector>
 
+#include "chariot/eval.h"
 #include "chariot/history.h"
+#include "chariot/nnue.h"
 #include "chariot/position.h"
 #include "chariot/search_params.h"
 #include "chariot/timeman.h"
@@ -41,6 +44,9 @@ enum class Pruning : uint8_t { None, Small, Medium, Large };
 struct SearchOptions {
     Pruning pruning = Pruning::Large;
     Knowledge knowledge = Knowledge::Large;
+    // The NNUE net to evaluate with; null: the handcrafted evaluation. Used
+    // at knowledge Large only (the lower levels are handcrafted ones).
+    std::shared_ptr<const nnue::Network> net;
     int randomness = 0;       // root score jitter, internal units (0 = deterministic)
     uint64_t seed = 0;        // for the jitter
     int multiPV = 1;
@@ -238,6 +244,8 @@ private:
         return std::min(depth * options_.params.historyBonusPerDepth, options_.params.historyBonusMax);
     }
     Value repetitionValue(const rules::Ruling& r, int ply) const;
+    // The static evaluation of pos_: the net's when the search has one, else the handcrafted one.
+    Value staticEval() { return useNet_ ? nnue_.evaluate(pos_) : evaluate(pos_, options_.knowledge); }
     void report(int depth, size_t lines);
 
     SearchShared& shared_;  // limits, options, clock, callbacks, TT
@@ -245,6 +253,8 @@ private:
     Position pos_;
     SearchOptions options_;
     LmrTable lmr_;          // from options_.params
+    nnue::Evaluator nnue_;  // the net's accumulators along the search
+    bool useNet_ = false;   // options_.net at knowledge Large
     int selDepth_ = 0;
     int rootDepth_ = 0;
     // During a null-move verification search the verifying side plays no

@@ -27,8 +27,8 @@ class Net(nn.Module):
         # Quantisation-aware training: the output layer computes with its weights rounded to
         # the int16 grid (1/QB), the gradient passing straight through the rounding.
         self.qat = qat
-        if hidden <= 0 or hidden % 32:
-            raise ValueError(f"hidden size {hidden} is not a positive multiple of 32")
+        if hidden <= 0 or hidden % 32 or hidden > N.MAX_HIDDEN:
+            raise ValueError(f"hidden size {hidden} is not a positive multiple of 32 up to {N.MAX_HIDDEN}")
         self.hidden = hidden
         # Row PAD (1260) is the padding row: always zero, never trained or exported.
         self.ft = nn.EmbeddingBag(D.FEATURES + 1, hidden, mode="sum", padding_idx=D.PAD)

@@ -1,8 +1,9 @@
 """The Chariot NNUE net file (CHRTNNUE version 1): quantisation, writing, reading.
 
 Layout (little-endian): "CHRTNNUE", u32 version = 1, u32 features = 1260,
-u32 hidden H, u32 output buckets = 8, u32 QA = 255, u32 QB = 64,
-u32 SCALE = 400, u32 reserved = 0 (40 bytes); int16 ftWeight[1260][H]
+u32 hidden H, u32 output buckets = 8, u32 QA = 255, u32 QB (256 for the nets
+written here; readers take it from the header), u32 SCALE = 400,
+u32 reserved = 0 (40 bytes); int16 ftWeight[1260][H]
 (feature-major), int16 ftBias[H], int16 outWeight[8][2H] (per bucket: the side
 to move's half, then the other side's), int32 outBias[8]; u32 CRC-32 (zlib) of
 every preceding byte.
@@ -23,13 +24,19 @@ NET_VERSION = 1
 NET_HEADER_BYTES = 40
 FEATURES = 1260
 BUCKETS = 8
+MAX_HIDDEN = 1024  # the engine's limit
 QA = 255
-QB = 64
+# QB 256 rather than 64: with 64 the output weights' rounding moved evals by
+# about 10 internal units (hidden 256); with 256 by a few.
+QB = 256
 SCALE = 400
+# Every |output weight| is at most OUT_MAX, so that v * w (v <= QA) fits int16:
+# the engine's SIMD product multiplies v by v * w in 16-bit lanes.
+OUT_MAX = 128
 # Float weight limits kept during training so that the integers fit: 33 terms
-# of |w * QA| <= 505 stay far inside int16, and round(1.98 * QB) = 127.
+# of |w * QA| <= 505 stay far inside int16, and round(OUT_LIMIT * QB) = OUT_MAX.
 FT_LIMIT = 1.98
-OUT_LIMIT = 1.98
+OUT_LIMIT = OUT_MAX / QB
 
 
 class NetError(Exception):
@@ -43,6 +50,8 @@ class QuantisedNet:
     ft_bias: np.ndarray  # [H] int16
     out_weight: np.ndarray  # [8, 2H] int16
     out_bias: np.ndarray  # [8] int32
+    qb: int = QB  # the output layer's scale, as the header says
+    scale: int = SCALE
 
 
 def quantise(ft_weight, ft_bias, out_weight, out_bias):
@@ -65,13 +74,17 @@ def quantise(ft_weight, ft_bias, out_weight, out_bias):
                            f"range {q.min()}..{q.max()}")
         return q.astype(dtype)
 
+    out_q = to_int(out_weight, QB, np.int16)
+    if out_q.size and np.abs(out_q.astype(np.int32)).max() > OUT_MAX:
+        raise NetError(f"an output weight is beyond +-{OUT_MAX} after scaling by {QB}: "
+                       f"range {out_q.min()}..{out_q.max()}")
     return QuantisedNet(hidden, to_int(ft_weight, QA, np.int16), to_int(ft_bias, QA, np.int16),
-                        to_int(out_weight, QB, np.int16), to_int(out_bias, QA * QB, np.int32))
+                        out_q, to_int(out_bias, QA * QB, np.int32))
 
 
 def net_bytes(net):
     h = net.hidden
-    header = NET_MAGIC + struct.pack("<8I", NET_VERSION, FEATURES, h, BUCKETS, QA, QB, SCALE, 0)
+    header = NET_MAGIC + struct.pack("<8I", NET_VERSION, FEATURES, h, BUCKETS, QA, net.qb, net.scale, 0)
     body = (header + net.ft_weight.astype("<i2").reshape(FEATURES, h).tobytes()
             + net.ft_bias.astype("<i2").reshape(h).tobytes()
             + net.out_weight.astype("<i2").reshape(BUCKETS, 2 * h).tobytes()
@@ -111,12 +124,14 @@ def parse_net(data, name="net"):
     version, features, hidden, buckets, qa, qb, scale, _ = struct.unpack_from("<8I", data, 8)
     if version != NET_VERSION:
         raise NetError(f"{name}: net format version {version}; this code reads version {NET_VERSION}")
-    got = (features, buckets, qa, qb, scale)
-    want = (FEATURES, BUCKETS, QA, QB, SCALE)
+    got = (features, buckets, qa)
+    want = (FEATURES, BUCKETS, QA)
     if got != want:
-        raise NetError(f"{name}: features/buckets/QA/QB/SCALE are {got}, expected {want}")
-    if hidden == 0 or hidden % 32 or hidden > 1 << 16:
-        raise NetError(f"{name}: hidden size {hidden} is not a positive multiple of 32")
+        raise NetError(f"{name}: features/buckets/QA are {got}, expected {want}")
+    if qb == 0 or scale == 0:
+        raise NetError(f"{name}: QB {qb} and SCALE {scale} must be positive")
+    if hidden == 0 or hidden % 32 or hidden > MAX_HIDDEN:
+        raise NetError(f"{name}: hidden size {hidden} is not a positive multiple of 32 up to {MAX_HIDDEN}")
     if len(data) != expected_size(hidden):
         raise NetError(f"{name}: {len(data)} bytes; a net with hidden size {hidden} has {expected_size(hidden)}")
     (crc,) = struct.unpack_from("<I", data, len(data) - 4)
@@ -134,7 +149,9 @@ def parse_net(data, name="net"):
     ft_bias = take("<i2", hidden).astype(np.int16)
     out_weight = take("<i2", BUCKETS * 2 * hidden).reshape(BUCKETS, 2 * hidden).astype(np.int16)
     out_bias = take("<i4", BUCKETS).astype(np.int32)
-    return QuantisedNet(hidden, ft_weight, ft_bias, out_weight, out_bias)
+    if np.abs(out_weight.astype(np.int32)).max() > OUT_MAX:
+        raise NetError(f"{name}: an output weight is beyond +-{OUT_MAX}")
+    return QuantisedNet(hidden, ft_weight, ft_bias, out_weight, out_bias, qb, scale)
 
 
 def read_net(path):

@@ -7,6 +7,7 @@ inference (numpy), and the float model of a checkpoint.
     nnue_ref.py --checkpoint CKPT FEN...      float evals of a training checkpoint
     nnue_ref.py --samples NET.nnue OUT.txt --data FILE.data
                                               ~50 varied positions as "<int eval>\\t<FEN>" lines
+                                              after a line "# net <NET's file name>"
 
 Integer evaluation (the spec; C++ uses int32 sums and truncating division):
     acc[j] = ftBias[j] + sum_f ftWeight[f][j]            (int16, no overflow with the weight limits)
@@ -14,9 +15,11 @@ Integer evaluation (the spec; C++ uses int32 sums and truncating division):
     s = sum_j v_stm[j]^2 * outW[b][j] + sum_j v_oth[j]^2 * outW[b][H + j]   (int32)
     s = trunc(s / QA) + outBias[b]
     eval = trunc(s * SCALE / (QA * QB))                   (int64, truncation toward zero)
+QB and SCALE are the net file's (netfile.QB for the nets written now).
 """
 
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -71,7 +74,7 @@ def _int_eval_chunk(net, ft, red, black, stm, bucket):
     overflow = (s < INT32_MIN) | (s > INT32_MAX)
     s = np.where(overflow, (s + (1 << 31)) % (1 << 32) - (1 << 31), s)
     s = trunc_div(s, N.QA) + net.out_bias.astype(np.int64)[bucket]
-    return trunc_div(s * N.SCALE, N.QA * N.QB), int(np.count_nonzero(overflow))
+    return trunc_div(s * net.scale, N.QA * net.qb), int(np.count_nonzero(overflow))
 
 
 def int_eval_dataset(net, dataset):
@@ -226,12 +229,15 @@ def sample_positions(paths, count=50, seed=1, max_games=400):
     return chosen
 
 
-def write_samples(net, out, data_paths, count=50, seed=1):
+def write_samples(net, out, data_paths, count=50, seed=1, net_name=None):
+    """Writes "<int eval>\t<FEN>" lines, after a first line "# net <net_name>" when it is given."""
     positions = sample_positions(data_paths, count, seed)
     evals, overflows = int_eval_boards(net, [b for b, _ in positions], [s for _, s in positions])
     if overflows:
         raise OverflowError(f"{overflows} sample positions overflow the int32 sum; the net is not usable")
     with open(out, "w") as f:
+        if net_name:
+            f.write(f"# net {net_name}\n")
         for (board, stm), e in zip(positions, evals):
             f.write(f"{int(e)}\t{D.board_to_fen(board, stm)}\n")
     return len(positions)
@@ -253,7 +259,8 @@ def main(argv=None):
             if not args.data:
                 ap.error("--samples needs --data FILE")
             net = N.read_net(args.samples[0])
-            n = write_samples(net, args.samples[1], args.data, args.count, args.seed)
+            n = write_samples(net, args.samples[1], args.data, args.count, args.seed,
+                              os.path.basename(args.samples[0]))
             print(f"wrote {n} positions to {args.samples[1]}")
             return 0
         fens = list(args.fens)

@@ -89,8 +89,8 @@ def slow_int_eval(net, board, stm):
     assert -(1 << 31) <= s < (1 << 31)
     s = int(s / N.QA) if s >= 0 else -((-s) // N.QA)  # truncation toward zero
     s += int(net.out_bias[b])
-    t = s * N.SCALE
-    return t // (N.QA * N.QB) if t >= 0 else -((-t) // (N.QA * N.QB))
+    t = s * net.scale
+    return t // (N.QA * net.qb) if t >= 0 else -((-t) // (N.QA * net.qb))
 
 
 def sample_boards(limit=None, every=1):
@@ -263,9 +263,13 @@ class IntegerArithmeticTest(unittest.TestCase):
         return N.parse_net(N.net_bytes(net))  # through the file format
 
     def test_truncation_toward_zero(self):
-        # s = 100^2 * -127 = -1270000; / 255 -> -4980 (floor: -4981); * 400 / 16320 -> -122 (floor: -123)
-        self.assertEqual(R.int_eval_fen(self.hand_net(-127), D.START_FEN), -122)
-        self.assertEqual(R.int_eval_fen(self.hand_net(127), D.START_FEN), 122)
+        # s = 100^2 * -127 = -1270000; / 255 -> -4980 (floor: -4981); * 400 / 65280 -> -30 (floor: -31)
+        self.assertEqual(R.int_eval_fen(self.hand_net(-127), D.START_FEN), -30)
+        self.assertEqual(R.int_eval_fen(self.hand_net(127), D.START_FEN), 30)
+        # QB and SCALE come from the header: an older QB = 64 net: * 400 / 16320 -> -122 (floor: -123)
+        old = self.hand_net(-127)
+        old.qb = 64
+        self.assertEqual(R.int_eval_fen(N.parse_net(N.net_bytes(old)), D.START_FEN), -122)
         self.assertEqual(R.trunc_div(-7, 2), -3)
         self.assertEqual(R.trunc_div(7, 2), 3)
 
@@ -273,12 +277,14 @@ class IntegerArithmeticTest(unittest.TestCase):
         h = 32
         ft = np.zeros((D.FEATURES, h))
         ft[0, 0], ft[0, 1] = 0.5 / 255 * 3, -1.98
-        q = N.quantise(ft, np.zeros(h), np.full((8, 2 * h), 1.98), np.full(8, -0.25))
+        q = N.quantise(ft, np.zeros(h), np.full((8, 2 * h), N.OUT_LIMIT), np.full(8, -0.25))
         self.assertEqual((int(q.ft_weight[0, 0]), int(q.ft_weight[0, 1])), (2, -505))  # 1.5 -> 2 (to even)
-        self.assertEqual(int(q.out_weight[0, 0]), 127)
-        self.assertEqual(int(q.out_bias[0]), -4080)
+        self.assertEqual(int(q.out_weight[0, 0]), 128)
+        self.assertEqual(int(q.out_bias[0]), -16320)
         with self.assertRaises(N.NetError):
             N.quantise(np.full((D.FEATURES, h), 200.0), np.zeros(h), np.zeros((8, 2 * h)), np.zeros(8))
+        with self.assertRaisesRegex(N.NetError, "beyond"):  # fits int16, not the engine's +-128
+            N.quantise(ft, np.zeros(h), np.full((8, 2 * h), 0.51), np.zeros(8))
 
 
 class TrainedNetTest(unittest.TestCase):
@@ -317,7 +323,7 @@ class TrainedNetTest(unittest.TestCase):
     def test_header_crc_and_name(self):
         blob = read_bytes(self.net_path)
         self.assertEqual(blob[:8], b"CHRTNNUE")
-        self.assertEqual(struct.unpack_from("<8I", blob, 8), (1, 1260, 32, 8, 255, 64, 400, 0))
+        self.assertEqual(struct.unpack_from("<8I", blob, 8), (1, 1260, 32, 8, 255, 256, 400, 0))
         self.assertEqual(len(blob), 40 + 2 * 1260 * 32 + 2 * 32 + 2 * 8 * 64 + 4 * 8 + 4)
         self.assertEqual(struct.unpack_from("<I", blob, len(blob) - 4)[0], zlib.crc32(blob[:-4]))
         import hashlib
@@ -377,7 +383,14 @@ class TrainedNetTest(unittest.TestCase):
             "not a Chariot net file": b"CHRTDATA" + blob[8:],
             "version 2": blob[:8] + struct.pack("<I", 2) + blob[12:],
             "hidden size 33": blob[:16] + struct.pack("<I", 33) + blob[20:],
+            "hidden size 2048": blob[:16] + struct.pack("<I", 2048) + blob[20:],
+            "QA are": blob[:24] + struct.pack("<I", 256) + blob[28:],
         }
+        # An output weight beyond +-128 (with a correct checksum).
+        body = bytearray(blob[:-4])
+        at = 40 + 2 * 1260 * 32 + 2 * 32
+        body[at:at + 2] = struct.pack("<h", 129)
+        cases["beyond"] = bytes(body) + struct.pack("<I", zlib.crc32(bytes(body)))
         for why, bad in cases.items():
             with self.assertRaisesRegex(N.NetError, why):
                 N.parse_net(bad, "bad.nnue")
@@ -397,6 +410,7 @@ class TrainedNetTest(unittest.TestCase):
         rc, out = quiet(R.main, ["--samples", self.net_path, samples, "--data", SAMPLE])
         self.assertEqual(rc, 0, out)
         with open(samples) as f:
+            self.assertEqual(f.readline(), f"# net {os.path.basename(self.net_path)}\n")
             lines = [line.rstrip("\n").split("\t") for line in f]
         self.assertGreaterEqual(len(lines), 45)
         buckets, sides = set(), set()

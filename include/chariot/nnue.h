@@ -1,0 +1,172 @@
+// NNUE evaluation: the CHRTNNUE v1 net file (tools/nnue/netfile.py), its
+// integer inference (bit for bit the reference of tools/nnue/nnue_ref.py),
+// and the per-thread evaluator that keeps the feature transformer's
+// accumulators up to date along the search.
+//
+// The net: 1260 features per perspective (a piece's relation to the
+// perspective, its type and its square seen from that side) into H hidden
+// units (int16 accumulators), SCReLU, then one of 8 output buckets (by the
+// number of pieces besides the kings) over both perspectives, the side to
+// move's first.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chariot/position.h"
+#include "chariot/types.h"
+
+namespace chariot::nnue {
+
+constexpr int FeatureCount = 2 * PieceTypeCount * 90;  // 1260
+constexpr int BucketCount = 8;
+constexpr int MaxHidden = 1024;
+constexpr int QA = 255;             // the only one the kernels take: v = clamp(acc, 0, 255)
+constexpr int MaxOutputWeight = 128;  // |outWeight| at most this, so that v * w fits int16
+constexpr size_t HeaderBytes = 40;
+constexpr uint32_t FormatVersion = 1;
+
+// The feature of piece pc on square s seen from `perspective`:
+// (rel * 7 + type) * 90 + sq, rel 0 for the perspective's own pieces, sq =
+// rank * 9 + file for red, (9 - rank) * 9 + file for black.
+constexpr int featureIndex(Color perspective, Piece pc, Square s) {
+    const int rel = colorOf(pc) == perspective ? 0 : 1;
+    const int rank = perspective == Color::Red ? rankOf(s) : 9 - rankOf(s);
+    return (rel * PieceTypeCount + int(typeOf(pc))) * 90 + rank * 9 + fileOf(s);
+}
+static_assert(featureIndex(Color::Red, Piece::RedKing, makeSquare(4, 0)) == 4);
+static_assert(featureIndex(Color::Red, Piece::BlackKing, makeSquare(4, 9)) == 7 * 90 + 85);
+static_assert(featureIndex(Color::Black, Piece::BlackKing, makeSquare(4, 9)) == 4);
+
+// min(7, (pieces on the board besides the two kings) / 4).
+int outputBucket(const Position& pos);
+
+// CRC-32 (IEEE, zlib's crc32) of a byte range.
+uint32_t crc32(const uint8_t* data, size_t size);
+
+// Storage aligned to 64 bytes (a cache line, and any SIMD load).
+template <typename T>
+class AlignedArray {
+public:
+    AlignedArray() = default;
+    explicit AlignedArray(size_t count) : size_(count) {
+        const size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
+        data_.reset(static_cast<T*>(std::aligned_alloc(64, bytes ? bytes : 64)));
+        if (!data_) throw std::bad_alloc();
+    }
+    T* data() { return data_.get(); }
+    const T* data() const { return data_.get(); }
+    size_t size() const { return size_; }
+    T& operator[](size_t i) { return data_.get()[i]; }
+    const T& operator[](size_t i) const { return data_.get()[i]; }
+
+private:
+    struct Free {
+        void operator()(T* p) const { std::free(p); }
+    };
+    std::unique_ptr<T, Free> data_;
+    size_t size_ = 0;
+};
+
+class Network {
+public:
+    // The net in a file's bytes; nullptr with the reason in `error` (naming
+    // `name`) for anything but a complete, undamaged CHRTNNUE v1 net whose
+    // QA is 255 and whose output weights are within +-128.
+    static std::shared_ptr<const Network> parse(const uint8_t* data, size_t size, std::string_view name,
+                                                std::string& error);
+    static std::shared_ptr<const Network> load(const std::string& path, std::string& error);
+
+    int hidden() const { return hidden_; }
+    int qb() const { return qb_; }
+    int scale() const { return scale_; }
+    const std::string& name() const { return name_; }  // the file's name, or what parse was given
+    const int16_t* featureWeights(int feature) const { return ftWeight_.data() + size_t(feature) * size_t(hidden_); }
+    const int16_t* featureBias() const { return ftBias_.data(); }
+    // Bucket b's 2H output weights: the side to move's H, then the other side's.
+    const int16_t* outputWeights(int bucket) const { return outWeight_.data() + size_t(bucket) * 2 * size_t(hidden_); }
+    int32_t outputBias(int bucket) const { return outBias_[size_t(bucket)]; }
+
+    // The accumulator of one perspective, summed from the board.
+    void refresh(const Position& pos, Color perspective, int16_t* acc) const;
+    // The output layer on the two accumulators (side to move's first).
+    Value output(const int16_t* us, const int16_t* them, int bucket) const;
+    // The evaluation from scratch, side to move's view (the `eval` command, tests).
+    Value evaluate(const Position& pos) const;
+
+private:
+    Network() = default;
+    int hidden_ = 0, qb_ = 0, scale_ = 0;
+    std::string name_;
+    AlignedArray<int16_t> ftWeight_, ftBias_, outWeight_;
+    AlignedArray<int32_t> outBias_;
+};
+
+// The net built into the binary (CMake CHARIOT_EMBEDDED_NET), parsed on the
+// first call; nullptr when the build has none (or it does not parse: then
+// embeddedNetworkError() says why).
+std::shared_ptr<const Network> embeddedNetwork();
+std::string embeddedNetworkError();
+// Its file name (nets/chariot-<hash>.nnue -> chariot-<hash>.nnue); empty without one.
+std::string_view embeddedNetworkName();
+
+// One search thread's accumulators: a stack indexed by the position's
+// history length, each entry tagged with the key of the position it was
+// computed for. evaluate() reuses the entry of the current position, else
+// brings the nearest ancestor's forward through the moves made since (at
+// most MaxWalk plies), else sums the board afresh.
+class Evaluator {
+public:
+    static constexpr int MaxWalk = 8;
+
+    // Entries computed with another net are forgotten.
+    void setNetwork(std::shared_ptr<const Network> net);
+    const Network* network() const { return net_.get(); }
+    // Requires a network. Side to move's view.
+    Value evaluate(const Position& pos);
+    // How evaluate() found its accumulators (tests, tuning the walk).
+    struct Stats {
+        uint64_t reused = 0, updated = 0, refreshed = 0;
+    };
+    const Stats& stats() const { return stats_; }
+    // Forgets every entry.
+    void clear();
+
+private:
+    int16_t* entry(int ply) { return acc_.data() + size_t(ply) * stride_; }
+    void reserve(int plies);
+
+    std::shared_ptr<const Network> net_;
+    size_t stride_ = 0;  // int16 per entry: both perspectives
+    AlignedArray<int16_t> acc_;
+    std::vector<uint64_t> keys_;
+    std::vector<uint8_t> valid_;
+    Stats stats_;
+};
+
+// The kernels, each in a portable scalar form and the form compiled for this
+// target (AVX2, SSE2 or the scalar one again); both give the same bits
+// (int16 accumulators wrap, the int32 sum wraps). `n` is a multiple of 32,
+// the pointers 64-byte aligned. Exposed for the tests.
+namespace kernels {
+// out = in + add - sub (- sub2 unless null)
+void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n);
+void addRow(int16_t* acc, const int16_t* row, int n);
+// sum_j clamp(acc[j], 0, 255)^2 * w[j], wrapping int32
+int32_t screluDot(const int16_t* acc, const int16_t* w, int n);
+const char* name();  // "avx2", "sse2" or "scalar"
+
+namespace scalar {
+void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n);
+void addRow(int16_t* acc, const int16_t* row, int n);
+int32_t screluDot(const int16_t* acc, const int16_t* w, int n);
+}  // namespace scalar
+}  // namespace kernels
+
+}  // namespace chariot::nnue

@@ -1,0 +1,399 @@
+#include "chariot/nnue.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#if defined(__AVX2__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+namespace chariot::nnue {
+
+// The net built in by CMake (src/embed_net.cmake writes it; Size 0: none).
+namespace embedded {
+extern const unsigned char Data[];
+extern const size_t Size;
+extern const char Name[];
+}  // namespace embedded
+
+// ---------------------------------------------------------------------------
+// Kernels
+
+namespace kernels {
+
+namespace scalar {
+
+// The sums are made in int and converted back: C++20 defines the conversion
+// as modular, which is what the SIMD lanes do.
+void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n) {
+    if (sub2) {
+        for (int j = 0; j < n; ++j) out[j] = int16_t(in[j] + add[j] - sub[j] - sub2[j]);
+    } else {
+        for (int j = 0; j < n; ++j) out[j] = int16_t(in[j] + add[j] - sub[j]);
+    }
+}
+
+void addRow(int16_t* acc, const int16_t* row, int n) {
+    for (int j = 0; j < n; ++j) acc[j] = int16_t(acc[j] + row[j]);
+}
+
+int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
+    // Each term fits int32 (255^2 * 128); the sum wraps, as the SIMD one does.
+    uint32_t sum = 0;
+    for (int j = 0; j < n; ++j) {
+        const int v = std::clamp(int(acc[j]), 0, QA);
+        sum += uint32_t(v * v * w[j]);
+    }
+    return int32_t(sum);
+}
+
+}  // namespace scalar
+
+#if defined(__AVX2__)
+
+namespace {
+inline __m256i load(const int16_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+inline void store(int16_t* p, __m256i v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
+}  // namespace
+
+void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n) {
+    if (sub2) {
+        for (int j = 0; j < n; j += 16)
+            store(out + j, _mm256_sub_epi16(_mm256_sub_epi16(_mm256_add_epi16(load(in + j), load(add + j)),
+                                                             load(sub + j)),
+                                            load(sub2 + j)));
+    } else {
+        for (int j = 0; j < n; j += 16)
+            store(out + j, _mm256_sub_epi16(_mm256_add_epi16(load(in + j), load(add + j)), load(sub + j)));
+    }
+}
+
+void addRow(int16_t* acc, const int16_t* row, int n) {
+    for (int j = 0; j < n; j += 16) store(acc + j, _mm256_add_epi16(load(acc + j), load(row + j)));
+}
+
+int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
+    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(QA);
+    __m256i sum0 = zero, sum1 = zero;
+    // v * w fits int16 (|w| <= 128), so mullo is exact; madd then sums
+    // v * (v * w) in pairs into int32 lanes, and the lanes wrap as int32.
+    for (int j = 0; j < n; j += 32) {
+        const __m256i v0 = _mm256_min_epi16(_mm256_max_epi16(load(acc + j), zero), qa);
+        const __m256i v1 = _mm256_min_epi16(_mm256_max_epi16(load(acc + j + 16), zero), qa);
+        sum0 = _mm256_add_epi32(sum0, _mm256_madd_epi16(v0, _mm256_mullo_epi16(v0, load(w + j))));
+        sum1 = _mm256_add_epi32(sum1, _mm256_madd_epi16(v1, _mm256_mullo_epi16(v1, load(w + j + 16))));
+    }
+    const __m256i sum = _mm256_add_epi32(sum0, sum1);
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+
+const char* name() { return "avx2"; }
+
+#elif defined(__SSE2__)
+
+namespace {
+inline __m128i load(const int16_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
+inline void store(int16_t* p, __m128i v) { _mm_store_si128(reinterpret_cast<__m128i*>(p), v); }
+}  // namespace
+
+void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n) {
+    if (sub2) {
+        for (int j = 0; j < n; j += 8)
+            store(out + j,
+                  _mm_sub_epi16(_mm_sub_epi16(_mm_add_epi16(load(in + j), load(add + j)), load(sub + j)), load(sub2 + j)));
+    } else {
+        for (int j = 0; j < n; j += 8)
+            store(out + j, _mm_sub_epi16(_mm_add_epi16(load(in + j), load(add + j)), load(sub + j)));
+    }
+}
+
+void addRow(int16_t* acc, const int16_t* row, int n) {
+    for (int j = 0; j < n; j += 8) store(acc + j, _mm_add_epi16(load(acc + j), load(row + j)));
+}
+
+int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
+    const __m128i zero = _mm_setzero_si128(), qa = _mm_set1_epi16(QA);
+    __m128i sum0 = zero, sum1 = zero;
+    for (int j = 0; j < n; j += 16) {
+        const __m128i v0 = _mm_min_epi16(_mm_max_epi16(load(acc + j), zero), qa);
+        const __m128i v1 = _mm_min_epi16(_mm_max_epi16(load(acc + j + 8), zero), qa);
+        sum0 = _mm_add_epi32(sum0, _mm_madd_epi16(v0, _mm_mullo_epi16(v0, load(w + j))));
+        sum1 = _mm_add_epi32(sum1, _mm_madd_epi16(v1, _mm_mullo_epi16(v1, load(w + j + 8))));
+    }
+    __m128i s = _mm_add_epi32(sum0, sum1);
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+
+const char* name() { return "sse2"; }
+
+#else
+
+void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n) {
+    scalar::update(out, in, add, sub, sub2, n);
+}
+void addRow(int16_t* acc, const int16_t* row, int n) { scalar::addRow(acc, row, n); }
+int32_t screluDot(const int16_t* acc, const int16_t* w, int n) { return scalar::screluDot(acc, w, n); }
+const char* name() { return "scalar"; }
+
+#endif
+
+}  // namespace kernels
+
+// ---------------------------------------------------------------------------
+// The file
+
+namespace {
+
+constexpr char Magic[8] = {'C', 'H', 'R', 'T', 'N', 'N', 'U', 'E'};
+
+constexpr std::array<uint32_t, 256> CrcTable = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        t[i] = c;
+    }
+    return t;
+}();
+
+uint32_t readU32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+int16_t readI16(const uint8_t* p) { return int16_t(uint16_t(p[0] | p[1] << 8)); }
+
+size_t expectedSize(size_t hidden) {
+    return HeaderBytes + 2 * FeatureCount * hidden + 2 * hidden + 2 * BucketCount * 2 * hidden + 4 * BucketCount + 4;
+}
+
+}  // namespace
+
+uint32_t crc32(const uint8_t* data, size_t size) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < size; ++i) c = CrcTable[(c ^ data[i]) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+std::shared_ptr<const Network> Network::parse(const uint8_t* data, size_t size, std::string_view name,
+                                              std::string& error) {
+    auto fail = [&](const std::string& why) {
+        error = fmt::format("{}: {}", name, why);
+        return std::shared_ptr<const Network>();
+    };
+    if (size < HeaderBytes + 4) return fail(fmt::format("{} bytes is too short for a Chariot net file", size));
+    if (std::memcmp(data, Magic, sizeof Magic) != 0) return fail("not a Chariot net file (no CHRTNNUE header)");
+    const uint32_t version = readU32(data + 8), features = readU32(data + 12), hidden = readU32(data + 16),
+                   buckets = readU32(data + 20), qa = readU32(data + 24), qb = readU32(data + 28),
+                   scale = readU32(data + 32);
+    if (version != FormatVersion)
+        return fail(fmt::format("net format version {}; this engine reads version {}", version, FormatVersion));
+    if (features != uint32_t(FeatureCount) || buckets != uint32_t(BucketCount))
+        return fail(fmt::format("{} features and {} output buckets; this engine needs {} and {}", features, buckets,
+                                FeatureCount, BucketCount));
+    if (hidden == 0 || hidden % 32 || hidden > uint32_t(MaxHidden))
+        return fail(fmt::format("hidden size {} is not a positive multiple of 32 up to {}", hidden, MaxHidden));
+    if (qa != uint32_t(QA)) return fail(fmt::format("QA is {}; this engine needs {}", qa, QA));
+    if (qb == 0 || qb > 65536 || scale == 0 || scale > 65536)
+        return fail(fmt::format("QB {} and SCALE {} must be within 1..65536", qb, scale));
+    const size_t want = expectedSize(hidden);
+    if (size < want) return fail(fmt::format("truncated: {} bytes; a net with hidden size {} has {}", size, hidden, want));
+    if (size > want) return fail(fmt::format("{} bytes; a net with hidden size {} has {}", size, hidden, want));
+    if (crc32(data, size - 4) != readU32(data + size - 4)) return fail("checksum mismatch (the file is damaged)");
+
+    std::shared_ptr<Network> net(new Network());
+    const size_t h = hidden;
+    net->hidden_ = int(hidden);
+    net->qb_ = int(qb);
+    net->scale_ = int(scale);
+    net->name_ = std::string(name);
+    net->ftWeight_ = AlignedArray<int16_t>(FeatureCount * h);
+    net->ftBias_ = AlignedArray<int16_t>(h);
+    net->outWeight_ = AlignedArray<int16_t>(BucketCount * 2 * h);
+    net->outBias_ = AlignedArray<int32_t>(BucketCount);
+    const uint8_t* at = data + HeaderBytes;
+    for (size_t i = 0; i < FeatureCount * h; ++i, at += 2) net->ftWeight_[i] = readI16(at);
+    for (size_t i = 0; i < h; ++i, at += 2) net->ftBias_[i] = readI16(at);
+    for (size_t i = 0; i < BucketCount * 2 * h; ++i, at += 2) {
+        const int16_t w = readI16(at);
+        if (w > MaxOutputWeight || w < -MaxOutputWeight)
+            return fail(fmt::format("output weight {} is beyond +-{} (bucket {}, unit {})", w, MaxOutputWeight,
+                                    i / (2 * h), i % (2 * h)));
+        net->outWeight_[i] = w;
+    }
+    for (size_t i = 0; i < BucketCount; ++i, at += 4) net->outBias_[i] = int32_t(readU32(at));
+    assert(at == data + size - 4);
+    error.clear();
+    return net;
+}
+
+std::shared_ptr<const Network> Network::load(const std::string& path, std::string& error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = fmt::format("{}: cannot open the file", path);
+        return nullptr;
+    }
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+        error = fmt::format("{}: read error", path);
+        return nullptr;
+    }
+    return parse(bytes.data(), bytes.size(), path, error);
+}
+
+// ---------------------------------------------------------------------------
+// Evaluation
+
+int outputBucket(const Position& pos) {
+    int pieces = -2;
+    for (int c = 0; c < 2; ++c)
+        for (int t = 0; t < PieceTypeCount; ++t) pieces += pos.count(Color(c), PieceType(t));
+    return std::min(BucketCount - 1, pieces / 4);
+}
+
+void Network::refresh(const Position& pos, Color perspective, int16_t* acc) const {
+    std::memcpy(acc, featureBias(), size_t(hidden_) * sizeof(int16_t));
+    for (int c = 0; c < 2; ++c)
+        for (int t = 0; t < PieceTypeCount; ++t) {
+            const Piece pc = makePiece(Color(c), PieceType(t));
+            const Square* squares = pos.squares(pc);
+            for (int i = 0; i < pos.count(pc); ++i)
+                kernels::addRow(acc, featureWeights(featureIndex(perspective, pc, squares[i])), hidden_);
+        }
+}
+
+Value Network::output(const int16_t* us, const int16_t* them, int bucket) const {
+    const int16_t* w = outputWeights(bucket);
+    const uint32_t sum = uint32_t(kernels::screluDot(us, w, hidden_)) + uint32_t(kernels::screluDot(them, w + hidden_, hidden_));
+    const int64_t s = int64_t(int32_t(sum) / QA) + outputBias(bucket);
+    const int64_t v = s * scale_ / (int64_t(QA) * qb_);  // truncation toward zero, as the reference
+    // A net's value is never a mate score (only a broken net comes near).
+    return Value(std::clamp<int64_t>(v, -ValueDecisive + 1, ValueDecisive - 1));
+}
+
+Value Network::evaluate(const Position& pos) const {
+    AlignedArray<int16_t> acc(2 * size_t(hidden_));
+    int16_t* us = acc.data();
+    int16_t* them = acc.data() + hidden_;
+    refresh(pos, pos.sideToMove(), us);
+    refresh(pos, ~pos.sideToMove(), them);
+    return output(us, them, outputBucket(pos));
+}
+
+// ---------------------------------------------------------------------------
+// The embedded net
+
+namespace {
+struct Embedded {
+    std::shared_ptr<const Network> net;
+    std::string error;
+};
+const Embedded& builtIn() {
+    static const Embedded e = [] {
+        Embedded out;
+        if (embedded::Size > 0)
+            out.net = Network::parse(embedded::Data, embedded::Size, embedded::Name, out.error);
+        return out;
+    }();
+    return e;
+}
+}  // namespace
+
+std::shared_ptr<const Network> embeddedNetwork() { return builtIn().net; }
+std::string embeddedNetworkError() { return builtIn().error; }
+std::string_view embeddedNetworkName() { return embedded::Size > 0 ? embedded::Name : ""; }
+
+// ---------------------------------------------------------------------------
+// Evaluator
+
+void Evaluator::setNetwork(std::shared_ptr<const Network> net) {
+    if (net == net_) return;
+    net_ = std::move(net);
+    stride_ = net_ ? 2 * size_t(net_->hidden()) : 0;
+    acc_ = AlignedArray<int16_t>();
+    keys_.clear();
+    valid_.clear();
+}
+
+void Evaluator::clear() { std::fill(valid_.begin(), valid_.end(), uint8_t(0)); }
+
+void Evaluator::reserve(int plies) {
+    const size_t have = valid_.size();
+    if (size_t(plies) <= have) return;
+    const size_t capacity = std::max({size_t(plies), 2 * have, size_t(256)});
+    AlignedArray<int16_t> bigger(capacity * stride_);
+    if (have) std::memcpy(bigger.data(), acc_.data(), have * stride_ * sizeof(int16_t));
+    acc_ = std::move(bigger);
+    keys_.resize(capacity, 0);
+    valid_.resize(capacity, 0);
+}
+
+Value Evaluator::evaluate(const Position& pos) {
+    assert(net_);
+    const Network& net = *net_;
+    const int h = net.hidden();
+    const int len = pos.historyLength();
+    reserve(len + 1);
+    int16_t* acc = entry(len);
+    if (valid_[size_t(len)] && keys_[size_t(len)] == pos.key()) {
+        ++stats_.reused;
+    } else {
+        int back = 0;
+        for (int n = 1, most = std::min(MaxWalk, len); n <= most; ++n)
+            if (valid_[size_t(len - n)] && keys_[size_t(len - n)] == pos.keyBack(n)) {
+                back = n;
+                break;
+            }
+        if (back) {
+            // Forward from the ancestor: entry len - n from entry len - n - 1
+            // by the move that led n plies back from now.
+            for (int n = back - 1; n >= 0; --n) {
+                const int16_t* from = entry(len - n - 1);
+                int16_t* to = entry(len - n);
+                const Move m = pos.moveBack(n);
+                if (m.isNull()) {
+                    std::memcpy(to, from, stride_ * sizeof(int16_t));
+                } else {
+                    const Piece moved = pos.movedBack(n), captured = pos.capturedBack(n);
+                    for (Color p : {Color::Red, Color::Black}) {
+                        const int offset = index(p) * h;
+                        kernels::update(to + offset, from + offset,
+                                        net.featureWeights(featureIndex(p, moved, m.to())),
+                                        net.featureWeights(featureIndex(p, moved, m.from())),
+                                        captured == Piece::Empty
+                                            ? nullptr
+                                            : net.featureWeights(featureIndex(p, captured, m.to())),
+                                        h);
+                    }
+                }
+                keys_[size_t(len - n)] = pos.keyBack(n);
+                valid_[size_t(len - n)] = 1;
+            }
+            ++stats_.updated;
+        } else {
+            net.refresh(pos, Color::Red, acc);
+            net.refresh(pos, Color::Black, acc + h);
+            keys_[size_t(len)] = pos.key();
+            valid_[size_t(len)] = 1;
+            ++stats_.refreshed;
+        }
+#ifndef NDEBUG
+        // The accumulators brought forward equal the ones summed from the board.
+        AlignedArray<int16_t> fresh(stride_);
+        net.refresh(pos, Color::Red, fresh.data());
+        net.refresh(pos, Color::Black, fresh.data() + h);
+        assert(std::memcmp(fresh.data(), acc, stride_ * sizeof(int16_t)) == 0);
+#endif
+    }
+    const int us = index(pos.sideToMove()) * h, them = index(~pos.sideToMove()) * h;
+    return net.output(acc + us, acc + them, outputBucket(pos));
+}
+
+}  // namespace chariot::nnue

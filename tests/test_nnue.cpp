@@ -1,0 +1,474 @@
+// The NNUE inference: the kernels (scalar against the compiled SIMD form),
+// the net file's checks, exact agreement with the Python integer reference
+// (tools/nnue/nnue_ref.py), the incremental accumulators against full
+// refreshes, colour-flip symmetry, and the engine's options and bench.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "chariot/bench.h"
+#include "chariot/engine.h"
+#include "chariot/movegen.h"
+#include "chariot/nnue.h"
+#include "test_util.h"
+
+using namespace chariot;
+
+namespace {
+
+const std::string SourceDir = std::string(CHARIOT_TEST_DATA) + "/../..";
+const std::string EmbeddedNetFile = CHARIOT_EMBEDDED_NET_FILE;  // empty: the build embeds none
+
+std::vector<uint8_t> readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in);
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// The reference samples: "# net <file in nets/>", then "<eval>\t<FEN>" lines.
+struct Samples {
+    std::string netFile;
+    std::vector<std::pair<Value, std::string>> lines;
+};
+
+Samples readSamples() {
+    std::ifstream in(std::string(CHARIOT_TEST_DATA) + "/nnue_samples.txt");
+    REQUIRE(in);
+    Samples s;
+    std::string line;
+    REQUIRE(std::getline(in, line));
+    REQUIRE(line.rfind("# net ", 0) == 0);
+    s.netFile = SourceDir + "/nets/" + line.substr(6);
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const size_t tab = line.find('\t');
+        REQUIRE(tab != std::string::npos);
+        s.lines.emplace_back(std::stoi(line.substr(0, tab)), line.substr(tab + 1));
+    }
+    return s;
+}
+
+std::shared_ptr<const nnue::Network> loadNet(const std::string& path) {
+    std::string error;
+    auto net = nnue::Network::load(path, error);
+    INFO(error);
+    REQUIRE(net);
+    return net;
+}
+
+// The sample net (the one tests/data/nnue_samples.txt was written for).
+std::shared_ptr<const nnue::Network> sampleNet() {
+    static const auto net = loadNet(readSamples().netFile);
+    return net;
+}
+
+// The colours swapped: red's pieces become black's on the rank seen from
+// black (r -> 9 - r), and the other side is to move.
+std::string flipColors(const Position& pos) {
+    std::string fen;
+    for (int rank = 0; rank < RankCount; ++rank) {  // FEN row i is red's rank 9 - i; flipped, it is rank i
+        int empty = 0;
+        for (int file = 0; file < FileCount; ++file) {
+            const Piece p = pos.pieceOn(makeSquare(file, rank));
+            if (!isPiece(p)) {
+                ++empty;
+                continue;
+            }
+            if (empty) fen += char('0' + empty), empty = 0;
+            const char c = pieceToChar(p);
+            fen += char(std::isupper(static_cast<unsigned char>(c)) ? std::tolower(c) : std::toupper(c));
+        }
+        if (empty) fen += char('0' + empty);
+        if (rank < RankCount - 1) fen += '/';
+    }
+    fen += pos.sideToMove() == Color::Red ? " b - - 0 1" : " w - - 0 1";
+    return fen;
+}
+
+}  // namespace
+
+TEST_CASE("nnue: CRC-32 is zlib's", "[nnue]") {
+    const char* text = "123456789";
+    CHECK(nnue::crc32(reinterpret_cast<const uint8_t*>(text), 9) == 0xCBF43926u);
+    CHECK(nnue::crc32(nullptr, 0) == 0u);
+}
+
+TEST_CASE("nnue: feature index and output bucket follow the spec", "[nnue]") {
+    // (rel * 7 + type) * 90 + sq, black's squares seen from its side.
+    CHECK(nnue::featureIndex(Color::Red, Piece::RedPawn, makeSquare(0, 3)) == 6 * 90 + 27);
+    CHECK(nnue::featureIndex(Color::Black, Piece::RedPawn, makeSquare(0, 3)) == 13 * 90 + 6 * 9);
+    CHECK(nnue::featureIndex(Color::Black, Piece::BlackRook, makeSquare(8, 9)) == 4 * 90 + 8);
+    CHECK(nnue::featureIndex(Color::Red, Piece::BlackCannon, makeSquare(7, 7)) == 12 * 90 + 70);
+    CHECK(nnue::outputBucket(Position()) == 7);
+    CHECK(nnue::outputBucket(test::fromFen("4k4/9/9/9/9/9/9/9/9/3K5 w")) == 0);
+    CHECK(nnue::outputBucket(test::fromFen("3k5/9/9/9/9/9/9/9/9/RRC1K2C1 w")) == 1);
+    CHECK(nnue::outputBucket(test::fromFen("3k5/9/9/9/9/9/9/9/9/RRC1K4 w")) == 0);
+}
+
+TEST_CASE("nnue: the scalar kernels and the compiled SIMD ones agree bit for bit", "[nnue]") {
+    INFO("compiled kernels: " << nnue::kernels::name());
+    std::mt19937 rng(12345);
+    for (int n : {32, 256, 1024}) {
+        const size_t count = size_t(n);
+        nnue::AlignedArray<int16_t> in{count}, add{count}, sub{count}, sub2{count}, w{count}, a{count}, b{count};
+        for (int round = 0; round < 20; ++round) {
+            // Full-range accumulators (the sums wrap) and weights within +-128;
+            // some rounds near the clamp's ends and at the largest products.
+            std::uniform_int_distribution<int> full(-32768, 32767), near(-40, 300), weight(-128, 128);
+            for (int j = 0; j < n; ++j) {
+                in[size_t(j)] = int16_t(round % 3 == 0 ? near(rng) : full(rng));
+                add[size_t(j)] = int16_t(full(rng));
+                sub[size_t(j)] = int16_t(full(rng));
+                sub2[size_t(j)] = int16_t(full(rng));
+                w[size_t(j)] = int16_t(round % 5 == 4 ? 128 : weight(rng));
+            }
+            if (round % 5 == 4)
+                for (int j = 0; j < n; ++j) in[size_t(j)] = 255;  // the int32 sum wraps at n = 1024
+            nnue::kernels::update(a.data(), in.data(), add.data(), sub.data(), nullptr, n);
+            nnue::kernels::scalar::update(b.data(), in.data(), add.data(), sub.data(), nullptr, n);
+            CHECK(std::memcmp(a.data(), b.data(), size_t(n) * 2) == 0);
+            nnue::kernels::update(a.data(), in.data(), add.data(), sub.data(), sub2.data(), n);
+            nnue::kernels::scalar::update(b.data(), in.data(), add.data(), sub.data(), sub2.data(), n);
+            CHECK(std::memcmp(a.data(), b.data(), size_t(n) * 2) == 0);
+            nnue::kernels::addRow(a.data(), add.data(), n);
+            nnue::kernels::scalar::addRow(b.data(), add.data(), n);
+            CHECK(std::memcmp(a.data(), b.data(), size_t(n) * 2) == 0);
+            CHECK(nnue::kernels::screluDot(in.data(), w.data(), n) ==
+                  nnue::kernels::scalar::screluDot(in.data(), w.data(), n));
+        }
+    }
+    // The wrap itself: 1024 * 255^2 * 128 = 8,522,956,800 wraps to -66,977,792.
+    nnue::AlignedArray<int16_t> v(1024), w(1024);
+    for (size_t j = 0; j < 1024; ++j) v[j] = 300, w[j] = 128;
+    const int64_t exact = int64_t(1024) * 255 * 255 * 128;
+    CHECK(nnue::kernels::screluDot(v.data(), w.data(), 1024) == int32_t(uint32_t(uint64_t(exact))));
+    CHECK(nnue::kernels::scalar::screluDot(v.data(), w.data(), 1024) == -66977792);
+}
+
+TEST_CASE("nnue: evaluations equal the Python integer reference", "[nnue]") {
+    const Samples samples = readSamples();
+    REQUIRE(samples.lines.size() >= 45);
+    auto net = sampleNet();
+    nnue::Evaluator evaluator;
+    evaluator.setNetwork(net);
+    int buckets = 0;
+    for (const auto& [want, fen] : samples.lines) {
+        INFO(fen);
+        const Position pos = test::fromFen(fen);
+        CHECK(net->evaluate(pos) == want);
+        CHECK(evaluator.evaluate(pos) == want);
+        buckets |= 1 << nnue::outputBucket(pos);
+    }
+    CHECK(buckets == 0xFF);  // every output bucket
+    // So does the embedded net when it is the sample net (the default build's).
+    const auto embedded = nnue::embeddedNetwork();
+    if (embedded && embedded->name() == samples.netFile.substr(samples.netFile.rfind('/') + 1))
+        for (const auto& [want, fen] : samples.lines) CHECK(embedded->evaluate(test::fromFen(fen)) == want);
+}
+
+TEST_CASE("nnue: the embedded net is its file's", "[nnue]") {
+    if (EmbeddedNetFile.empty()) {
+        CHECK_FALSE(nnue::embeddedNetwork());
+        CHECK(nnue::embeddedNetworkName().empty());
+        return;
+    }
+    auto embedded = nnue::embeddedNetwork();
+    INFO(nnue::embeddedNetworkError());
+    REQUIRE(embedded);
+    CHECK(embedded == nnue::embeddedNetwork());  // parsed once
+    CHECK(EmbeddedNetFile.size() >= embedded->name().size());
+    CHECK(EmbeddedNetFile.substr(EmbeddedNetFile.size() - embedded->name().size()) == embedded->name());
+    auto file = loadNet(EmbeddedNetFile);
+    CHECK(file->hidden() == embedded->hidden());
+    CHECK(file->qb() == embedded->qb());
+    const int h = file->hidden();
+    CHECK(std::memcmp(file->featureWeights(0), embedded->featureWeights(0), size_t(nnue::FeatureCount) * size_t(h) * 2) == 0);
+    CHECK(std::memcmp(file->outputWeights(0), embedded->outputWeights(0), size_t(nnue::BucketCount) * 2 * size_t(h) * 2) == 0);
+    for (int b = 0; b < nnue::BucketCount; ++b) CHECK(file->outputBias(b) == embedded->outputBias(b));
+    // 64-byte aligned weights, for the SIMD loads.
+    CHECK(reinterpret_cast<uintptr_t>(embedded->featureWeights(0)) % 64 == 0);
+    CHECK(reinterpret_cast<uintptr_t>(embedded->featureBias()) % 64 == 0);
+    CHECK(reinterpret_cast<uintptr_t>(embedded->outputWeights(1)) % 64 == 0);
+}
+
+TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nnue]") {
+    const std::vector<uint8_t> good = readBytes(readSamples().netFile);
+    auto refuse = [](const std::vector<uint8_t>& bytes, const std::string& why) {
+        std::string error;
+        auto net = nnue::Network::parse(bytes.data(), bytes.size(), "bad.nnue", error);
+        INFO(error);
+        CHECK_FALSE(net);
+        CHECK(error.rfind("bad.nnue: ", 0) == 0);
+        CHECK(error.find(why) != std::string::npos);
+    };
+    auto withCrc = [](std::vector<uint8_t> bytes) {
+        const uint32_t crc = nnue::crc32(bytes.data(), bytes.size() - 4);
+        for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + size_t(i)] = uint8_t(crc >> (8 * i));
+        return bytes;
+    };
+    auto setU32 = [&](size_t at, uint32_t v) {
+        std::vector<uint8_t> b = good;
+        for (int i = 0; i < 4; ++i) b[at + size_t(i)] = uint8_t(v >> (8 * i));
+        return withCrc(b);
+    };
+    {
+        std::string error;
+        CHECK(nnue::Network::parse(good.data(), good.size(), "good.nnue", error));
+        CHECK(error.empty());
+    }
+    std::vector<uint8_t> bad = good;
+    bad[0] = 'X';
+    refuse(bad, "not a Chariot net file");
+    refuse({good.begin(), good.begin() + 20}, "too short");
+    refuse({good.begin(), good.end() - 1}, "truncated");
+    refuse({good.begin(), good.begin() + long(good.size()) / 2}, "truncated");
+    bad = good;
+    bad.push_back(0);
+    refuse(bad, "a net with hidden size");
+    bad = good;
+    bad[5000] ^= 0x10;
+    refuse(bad, "checksum mismatch");
+    refuse(setU32(8, 2), "version 2");
+    refuse(setU32(12, 1261), "1261 features");
+    refuse(setU32(16, 48), "hidden size 48");
+    refuse(setU32(16, 2048), "hidden size 2048");
+    refuse(setU32(20, 9), "9 output buckets");
+    refuse(setU32(24, 127), "QA is 127");
+    refuse(setU32(28, 0), "QB 0");
+    // An output weight beyond +-128, the file otherwise sound.
+    const int h = sampleNet()->hidden();
+    const size_t outAt = nnue::HeaderBytes + 2 * size_t(nnue::FeatureCount) * size_t(h) + 2 * size_t(h);
+    for (int16_t w : {int16_t(129), int16_t(-129), int16_t(32767)}) {
+        bad = good;
+        bad[outAt + 6] = uint8_t(uint16_t(w) & 0xFF);
+        bad[outAt + 7] = uint8_t(uint16_t(w) >> 8);
+        refuse(withCrc(bad), "beyond +-128");
+    }
+    bad = good;
+    bad[outAt] = 128;  // +-128 itself is fine
+    bad[outAt + 1] = 0;
+    std::string error;
+    CHECK(nnue::Network::parse(withCrc(bad).data(), bad.size(), "edge.nnue", error));
+    // Another QB and SCALE are read from the header.
+    auto other = nnue::Network::parse(setU32(28, 64).data(), good.size(), "qb64.nnue", error);
+    REQUIRE(other);
+    CHECK(other->qb() == 64);
+    CHECK(nnue::Network::load(SourceDir + "/no-such-net.nnue", error) == nullptr);
+    CHECK(error.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("nnue: incremental accumulators equal full refreshes along random play", "[nnue]") {
+    auto net = sampleNet();
+    nnue::Evaluator evaluator;
+    evaluator.setNetwork(net);
+    std::mt19937_64 rng(2024);
+    int evaluated = 0, nullMoves = 0, captures = 0, checks = 0;
+    for (std::string_view fen : benchPositions()) {
+        Position pos = test::fromFen(fen);
+        std::vector<bool> madeNull;  // per ply made: a null move?
+        for (int step = 0; step < 160; ++step) {
+            const int roll = int(rng() % 100);
+            if (roll < 25 && !madeNull.empty()) {
+                // Unmake a ply.
+                if (madeNull.back())
+                    pos.unmakeNullMove();
+                else
+                    pos.unmakeMove();
+                madeNull.pop_back();
+            } else if (roll < 32 && !pos.inCheck() && (madeNull.empty() || !madeNull.back())) {
+                pos.makeNullMove();
+                madeNull.push_back(true);
+                ++nullMoves;
+            } else {
+                MoveList list;
+                generateLegal(pos, list);
+                if (list.size == 0) continue;
+                // Captures more often than their share, so that pieces come off.
+                Move m = list.moves[rng() % uint64_t(list.size)];
+                for (int k = 0; k < list.size && rng() % 2; ++k)
+                    if (!pos.isEmpty(list.moves[k].to())) {
+                        m = list.moves[k];
+                        break;
+                    }
+                captures += !pos.isEmpty(m.to());
+                pos.makeMove(m);
+                checks += pos.inCheck();
+                madeNull.push_back(false);
+            }
+            // Evaluate only some positions: the evaluator walks back over
+            // the plies it did not see (and refreshes beyond its walk).
+            if (rng() % 3 == 0) {
+                INFO(pos.fen() << " after " << madeNull.size() << " plies");
+                REQUIRE(evaluator.evaluate(pos) == net->evaluate(pos));
+                ++evaluated;
+            }
+        }
+    }
+    CHECK(evaluated > 1500);
+    CHECK(nullMoves > 100);
+    CHECK(captures > 300);
+    CHECK(checks > 20);
+    const auto& stats = evaluator.stats();
+    CHECK(stats.reused > 50);
+    CHECK(stats.updated > 500);
+    CHECK(stats.refreshed >= 36);  // at least each game's first
+}
+
+TEST_CASE("nnue: a position and its colour-flipped mirror evaluate the same for the side to move", "[nnue]") {
+    auto net = sampleNet();
+    int compared = 0;
+    auto check = [&](const Position& pos) {
+        const Position flipped = test::fromFen(flipColors(pos));
+        INFO(pos.fen() << " flipped " << flipped.fen());
+        CHECK(net->evaluate(pos) == net->evaluate(flipped));
+        CHECK(test::fromFen(flipColors(flipped)).key() == pos.key());
+        ++compared;
+    };
+    for (const auto& [value, fen] : readSamples().lines) check(test::fromFen(fen));
+    std::mt19937_64 rng(99);
+    for (std::string_view fen : benchPositions()) {
+        Position pos = test::fromFen(fen);
+        for (int i = 0; i < 12; ++i) {
+            MoveList list;
+            generateLegal(pos, list);
+            if (list.size == 0) break;
+            pos.makeMove(list.moves[rng() % uint64_t(list.size)]);
+            check(pos);
+        }
+    }
+    CHECK(compared > 300);
+}
+
+TEST_CASE("nnue: evalfile refuses bad files and keeps the previous net", "[nnue][engine]") {
+    test::TempDir dir;
+    const std::string netFile = readSamples().netFile;
+    const std::vector<uint8_t> good = readBytes(netFile);
+    Engine engine;
+    const auto before = engine.network();
+    CHECK(before == nnue::embeddedNetwork());
+
+    auto messages = [](const OptionRegistry::SetResult& r) {
+        std::string all;
+        for (const auto& m : r.messages) all += m + "\n";
+        return all;
+    };
+    auto evalFileDefault = [&] {
+        for (const Option& o : engine.options().all())
+            if (o.ucciName == "evalfile") return o.current;
+        return std::string("?");
+    };
+
+    const std::string loaded = dir.file("copy.nnue");
+    writeBytes(loaded, good);
+    auto r = engine.setOption("evalfile", loaded);
+    INFO(messages(r));
+    CHECK(r.applied);
+    REQUIRE(engine.network());
+    CHECK(engine.network() != before);
+    CHECK(engine.network()->name() == loaded);
+    const auto fromFile = engine.network();
+
+    std::vector<uint8_t> truncated(good.begin(), good.end() - 100), corrupt = good, magic = good;
+    corrupt[good.size() / 2] ^= 1;
+    magic[3] = 'X';
+    for (const auto& [name, bytes, why] :
+         {std::tuple{"truncated.nnue", truncated, "truncated"}, std::tuple{"corrupt.nnue", corrupt, "checksum"},
+          std::tuple{"magic.nnue", magic, "not a Chariot net file"}}) {
+        const std::string path = dir.file(name);
+        writeBytes(path, bytes);
+        r = engine.setOption("evalfile", path);
+        INFO(messages(r));
+        CHECK_FALSE(r.applied);
+        CHECK(messages(r).find(why) != std::string::npos);
+        CHECK(messages(r).find("keeping " + loaded) != std::string::npos);
+        CHECK(engine.network() == fromFile);
+        CHECK(evalFileDefault() == loaded);  // the option keeps its value
+    }
+    r = engine.setOption("evalfile", dir.file("missing.nnue"));
+    CHECK_FALSE(r.applied);
+    CHECK(engine.network() == fromFile);
+
+    r = engine.setOption("EvalFile", "<embedded>");
+    CHECK(r.applied);
+    CHECK(engine.network() == nnue::embeddedNetwork());
+    CHECK(evalFileDefault() == "<embedded>");
+}
+
+TEST_CASE("nnue: eval shows the net's value", "[nnue][engine]") {
+    Engine engine;
+    if (!engine.network()) engine.setNetwork(sampleNet());
+    REQUIRE_FALSE(engine.setPosition("startpos", {"h2e2"}));
+    std::string report = engine.evalReport();
+    CHECK(report.find("NNUE " + engine.network()->name() + ": " +
+                      std::to_string(engine.network()->evaluate(engine.position()))) != std::string::npos);
+    CHECK(report.find("not in use") != std::string::npos);
+    engine.setOption("usennue", "true");
+    report = engine.evalReport();
+    CHECK(report.find("the search uses it") != std::string::npos);
+    engine.setNetwork(nullptr);
+    CHECK(engine.evalReport().find("NNUE") == std::string::npos);
+}
+
+TEST_CASE("nnue: bench with the net is deterministic, the same from the embedded net and its file", "[nnue][bench]") {
+    auto quiet = [](const std::string&) {};
+    BenchConfig config;
+    config.depth = 5;
+    config.positions = 12;
+    config.nnue = true;
+
+    Engine embedded;
+    if (!embedded.network()) embedded.setNetwork(sampleNet());
+    const std::string file = EmbeddedNetFile.empty() ? readSamples().netFile : EmbeddedNetFile;
+    Engine fromFile;
+    REQUIRE(fromFile.setOption("evalfile", file).applied);
+
+    const BenchResult a = runBench(embedded, config, quiet);
+    const BenchResult b = runBench(fromFile, config, quiet);
+    const BenchResult again = runBench(embedded, config, quiet);
+    REQUIRE(a.perPosition.size() == 12);
+    CHECK(a.nodes > 0);
+    CHECK(a.perPosition == b.perPosition);
+    CHECK(a.bestMoves == b.bestMoves);
+    CHECK(a.perPosition == again.perPosition);
+
+    // The same engine without the net gives the handcrafted count of a fresh engine.
+    config.nnue = false;
+    const BenchResult handcrafted = runBench(embedded, config, quiet);
+    CHECK(handcrafted.perPosition == runBench(config, quiet).perPosition);
+    CHECK(handcrafted.perPosition != a.perPosition);
+
+    // Below knowledge large the net is not used.
+    embedded.setOption("knowledge", "medium");
+    config.nnue = true;
+    const BenchResult mediumNet = runBench(embedded, config, quiet);
+    config.nnue = false;
+    CHECK(mediumNet.perPosition == runBench(embedded, config, quiet).perPosition);
+}
+
+TEST_CASE("nnue: bench arguments take a last word nnue", "[nnue][bench]") {
+    BenchConfig config;
+    REQUIRE_FALSE(parseBenchArgs({"7", "32", "nnue"}, WorkCaps{}, config));
+    CHECK(config.depth == 7);
+    CHECK(config.hashMB == 32);
+    CHECK(config.nnue);
+    config = BenchConfig{};
+    REQUIRE_FALSE(parseBenchArgs({"NNUE"}, WorkCaps{}, config));
+    CHECK(config.nnue);
+    CHECK(config.depth == BenchConfig{}.depth);
+    config = BenchConfig{};
+    CHECK(parseBenchArgs({"nnue", "7"}, WorkCaps{}, config));
+    CHECK(parseBenchArgs({"1", "2", "3", "4", "nnue"}, WorkCaps{}, config));
+    CHECK_FALSE(config.nnue);
+}
