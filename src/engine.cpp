@@ -275,6 +275,15 @@ SearchOptions Engine::preparedOptions() {
     options.depthCap = caps_.depth;
     options.nodeCap = caps_.nodes;
     options.net = useNnue_ ? net_ : nullptr;
+    // The hash table keeps static evaluations: when the evaluation changes
+    // (another net, the handcrafted one, another knowledge level) they
+    // would be another evaluation's, so the table starts afresh.
+    const std::pair<const void*, Knowledge> evaluation{options.knowledge == Knowledge::Large ? options.net.get() : nullptr,
+                                                       options.knowledge};
+    if (evaluation != lastEvaluation_) {
+        if (lastEvaluation_.second != Knowledge(0xFF)) tt_.clear();
+        lastEvaluation_ = evaluation;
+    }
     return options;
 }
 

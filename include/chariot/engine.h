@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "chariot/book.h"
@@ -183,6 +184,8 @@ private:
     std::vector<std::unique_ptr<Book>> books_;
     std::string bookFiles_;
     uint64_t rngState_;
+    // The evaluation of the last search (net, knowledge); 0xFF: none yet.
+    std::pair<const void*, Knowledge> lastEvaluation_{nullptr, Knowledge(0xFF)};
     // Scores of our recent searches with the no-capture count they were made
     // at, for draw offers; cleared by a capture or a new game.
     std::vector<std::pair<int, Value>> recentScores_;
