@@ -24,7 +24,8 @@ int perMille(double v, double a, double b) { return int(std::floor(1000.0 / (1.0
 int phase(const Position& pos) {
     int n = 0;
     for (Color c : {Color::Red, Color::Black})
-        for (PieceType t : {PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn}) n += pos.count(c, t);
+        for (PieceType t : {PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn})
+            n += pos.count(c, t);
     return n;
 }
 

@@ -563,7 +563,8 @@ TEST_CASE("the JSON gives the wdl of every score, from red's view", "[analyze][w
     }
     // start, then per move the score and the best score, and each MultiPV line.
     size_t lines = 0;
-    for (size_t at = json.find("\"multipv\":"); at != std::string::npos; at = json.find("\"multipv\":", at + 1)) ++lines;
+    for (size_t at = json.find("\"multipv\":"); at != std::string::npos; at = json.find("\"multipv\":", at + 1))
+        ++lines;
     CHECK(lines >= 2);
     CHECK(size_t(triples) == 1 + 2 * 2 + lines);
 }

@@ -350,8 +350,9 @@ std::string formatJson(const GameReport& r, const Options& o) {
     s += fmt::format("}},\"fen\":{},\"result\":{},\"notation\":{},\"limits\":{},", jsonString(g.fen),
                      jsonString(game.result), jsonString(notation::notationName(r.notation)),
                      jsonString(limitsText(o)));
-    s += fmt::format("\"start\":{{{},{},\"depth\":{},\"best\":{},\"pv\":{}}},", jsonScore(forRed(r.start.score, first)),
-                     jsonWdl(r.start.score, positions[0]), r.start.depth, jsonString(r.start.best ? r.start.best.toString() : ""), jsonIccs(r.start.pv));
+    s += fmt::format("\"start\":{{{},{},\"depth\":{},\"best\":{},\"pv\":{}}},",
+                     jsonScore(forRed(r.start.score, first)), jsonWdl(r.start.score, positions[0]), r.start.depth,
+                     jsonString(r.start.best ? r.start.best.toString() : ""), jsonIccs(r.start.pv));
     s += "\"moves\":[";
     for (const MoveNote& n : r.moves) {
         const Position& before = positions[size_t(n.ply)];
