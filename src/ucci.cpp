@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "chariot/bench.h"
+#include "chariot/wdl.h"
 
 namespace chariot {
 
@@ -94,6 +95,13 @@ void Protocol::declareOptions() {
                             "scripts: every `go` runs to its own limit before the next command (`quit` too) is obeyed",
                             [this](const OptionValue& v) {
                                 batch_ = v.check;
+                                return std::vector<std::string>{};
+                            }));
+    options.add(checkOption("showwdl", "UCI_ShowWDL", false,
+                            "add `wdl W D L` after the score of `info` lines: win, draw and loss per mille for the "
+                            "side to move, from a model of Chariot's self-play games",
+                            [this](const OptionValue& v) {
+                                showWdl_ = v.check;
                                 return std::vector<std::string>{};
                             }));
     options.add(checkOption("debug", "Debug", false, "accepted (UCCI standard option)", [this](const OptionValue& v) {
@@ -501,6 +509,7 @@ void Protocol::startSearch(GoRequest request) {
     state_ = request.limits.ponder ? SearchState::Pondering : SearchState::Searching;
     stoppedByCommand_ = false;
     lastInfo_ = {};
+    wdlPhase_ = wdl::phase(engine_.position());
     EngineCallbacks callbacks;
     callbacks.onIteration = [this](const SearchInfo& i) { printInfo(i); };
     callbacks.onCurrentMove = [this](const CurrentMove& c) { printCurrentMove(c); };
@@ -539,15 +548,21 @@ void Protocol::printInfo(const SearchInfo& i) {
         pv += m.toString();
     }
     std::string bound = i.bound == Bound::Lower ? " lowerbound" : i.bound == Bound::Upper ? " upperbound" : "";
+    // After the score, before a bound word, as Stockfish prints it.
+    std::string odds;
+    if (showWdl_) {
+        const wdl::Wdl w = wdl::fromValue(i.score, wdlPhase_);
+        odds = fmt::format(" wdl {} {} {}", w.win, w.draw, w.loss);
+    }
     if (dialect_ == Dialect::Ucci) {
-        say(fmt::format("info depth {} seldepth {}{} score {}{} time {} nodes {} nps {} hashfull {} pv{}", i.depth,
+        say(fmt::format("info depth {} seldepth {}{} score {}{}{} time {} nodes {} nps {} hashfull {} pv{}", i.depth,
                         i.selDepth, i.multiPV > 1 || engine_.searchOptions().multiPV > 1 ? fmt::format(" multipv {}", i.multiPV) : "",
-                        toUcciScore(i.score), bound, i.timeMs, i.nodes, nps, i.hashfull, pv));
+                        toUcciScore(i.score), odds, bound, i.timeMs, i.nodes, nps, i.hashfull, pv));
     } else {
         std::string score = isMateScore(i.score) ? fmt::format("mate {}", mateInMoves(i.score))
                                                  : fmt::format("cp {}", toCentipawns(i.score));
-        say(fmt::format("info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits 0 time {} pv{}",
-                        i.depth, i.selDepth, i.multiPV, score, bound, i.nodes, nps, i.hashfull, i.timeMs, pv));
+        say(fmt::format("info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} tbhits 0 time {} pv{}",
+                        i.depth, i.selDepth, i.multiPV, score, odds, bound, i.nodes, nps, i.hashfull, i.timeMs, pv));
     }
 }
 

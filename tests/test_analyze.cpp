@@ -6,11 +6,15 @@
 
 #include "test_util.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "chariot/analyze.h"
 #include "chariot/epd.h"
@@ -18,6 +22,7 @@
 #include "chariot/notation.h"
 #include "chariot/pgn.h"
 #include "chariot/tune.h"
+#include "chariot/wdl.h"
 
 using namespace chariot;
 using test::readFile;
@@ -512,6 +517,56 @@ TEST_CASE("the JSON output is valid JSON with the expected fields", "[analyze]")
     CHECK(r.out.find("\"mark\":\"??\"") != std::string::npos);
     CHECK(r.out.find("\"lines\":[{\"multipv\":1,") != std::string::npos);
     CHECK(r.out.find("\"iccs\":\"h2e2\",\"move\":\"C2.5\"") != std::string::npos);
+}
+
+TEST_CASE("the JSON gives the wdl of every score, from red's view", "[analyze][wdl]") {
+    const std::string text = std::string("[FEN \"") + MissedMateFen + "\"]\n[Format \"ICCS\"]\n\n1. G4-G5 I6-I5 *\n";
+    const pgn::PgnFile f = pgn::parsePgn(text);
+    REQUIRE(f.games.size() == 1);
+    const analyze::PreparedGame g = analyze::prepareGame(f.games[0], 1);
+    analyze::Options o;
+    o.moveTimeMs = -1;
+    o.depth = 4;
+    o.multiPV = 2;
+    o.json = true;
+    Engine engine;
+    const analyze::GameReport r = analyze::analyzeGame(engine, g, o);
+    REQUIRE(r.moves.size() == 2);
+    const std::string json = analyze::formatJson(r, o);
+    INFO(json);
+    auto triple = [](const char* key, const wdl::Wdl& w) {
+        return fmt::format("\"{}\":[{},{},{}]", key, w.win, w.draw, w.loss);
+    };
+    // Red mates in 2 from the start: certain, as is the best move's line.
+    CHECK(json.find("\"start\":{\"score\":29997,\"mate\":2,\"wdl\":[1000,0,0],") != std::string::npos);
+    CHECK(json.find("\"bestScore\":29997,\"bestMate\":2,\"bestWdl\":[1000,0,0],") != std::string::npos);
+    // After each move, the model's value for the search of the position it
+    // led to, turned to red's view when black is to move.
+    Position pos = fromFen(MissedMateFen);
+    for (const analyze::MoveNote& n : r.moves) {
+        pos.makeMove(n.move);
+        wdl::Wdl w = wdl::fromValue(n.after.score, pos);
+        if (pos.sideToMove() == Color::Black) w = {w.loss, w.draw, w.win};
+        const size_t at = json.find("\"iccs\":\"" + n.move.toString() + "\"");
+        REQUIRE(at != std::string::npos);
+        const std::string expected = triple("wdl", w);
+        CHECK(json.substr(json.find("\"wdl\":", at), expected.size()) == expected);
+    }
+    // Every triple sums to 1000.
+    int triples = 0;
+    for (size_t at = json.find("dl\":["); at != std::string::npos; at = json.find("dl\":[", at + 1)) {
+        int win = 0, draw = 0, loss = 0;
+        REQUIRE(std::sscanf(json.c_str() + at + 5, "%d,%d,%d]", &win, &draw, &loss) == 3);
+        CHECK(win + draw + loss == 1000);
+        CHECK(std::min({win, draw, loss}) >= 0);
+        ++triples;
+    }
+    // start, then per move the score and the best score, and each MultiPV line.
+    size_t lines = 0;
+    for (size_t at = json.find("\"multipv\":"); at != std::string::npos; at = json.find("\"multipv\":", at + 1))
+        ++lines;
+    CHECK(lines >= 2);
+    CHECK(size_t(triples) == 1 + 2 * 2 + lines);
 }
 
 TEST_CASE("analyze: usage errors and --out", "[analyze]") {

@@ -119,6 +119,11 @@ private:
     bool useMillisec_ = false;
     bool batch_ = false;
     bool debug_ = false;
+    bool showWdl_ = false;
+
+    // The phase of the position searched, for the wdl of its info lines
+    // (set before the search thread starts, read by it).
+    int wdlPhase_ = 0;
 
     // Search state.
     BestMove answer_;            // written by the search thread before SearchDone is posted

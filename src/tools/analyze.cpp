@@ -13,6 +13,7 @@
 
 #include "chariot/movegen.h"
 #include "chariot/tool_args.h"
+#include "chariot/wdl.h"
 
 namespace chariot::analyze {
 
@@ -305,6 +306,16 @@ std::string jsonScore(Value redView, std::string_view prefix = {}) {
                           : fmt::format("\"{}Score\":{},\"{}Mate\":{}", prefix, redView, prefix, mate);
 }
 
+// The model's win/draw/loss in per mille (wdl.h) of a search of `pos` (its
+// score from the side to move's view), given from red's view like the
+// scores: "wdl":[W,D,L]; with a prefix "bestWdl":[...].
+std::string jsonWdl(Value v, const Position& pos, std::string_view prefix = {}) {
+    wdl::Wdl w = wdl::fromValue(v, pos);
+    if (pos.sideToMove() == Color::Black) w = {w.loss, w.draw, w.win};
+    return fmt::format("\"{}\":[{},{},{}]", prefix.empty() ? "wdl" : std::string(prefix) + "Wdl", w.win, w.draw,
+                       w.loss);
+}
+
 std::string jsonList(const std::vector<std::string>& items) {
     std::string s = "[";
     for (const std::string& i : items) s += (s.size() > 1 ? "," : "") + jsonString(i);
@@ -339,25 +350,28 @@ std::string formatJson(const GameReport& r, const Options& o) {
     s += fmt::format("}},\"fen\":{},\"result\":{},\"notation\":{},\"limits\":{},", jsonString(g.fen),
                      jsonString(game.result), jsonString(notation::notationName(r.notation)),
                      jsonString(limitsText(o)));
-    s += fmt::format("\"start\":{{{},\"depth\":{},\"best\":{},\"pv\":{}}},", jsonScore(forRed(r.start.score, first)),
-                     r.start.depth, jsonString(r.start.best ? r.start.best.toString() : ""), jsonIccs(r.start.pv));
+    s += fmt::format("\"start\":{{{},{},\"depth\":{},\"best\":{},\"pv\":{}}},",
+                     jsonScore(forRed(r.start.score, first)), jsonWdl(r.start.score, positions[0]), r.start.depth,
+                     jsonString(r.start.best ? r.start.best.toString() : ""), jsonIccs(r.start.pv));
     s += "\"moves\":[";
     for (const MoveNote& n : r.moves) {
         const Position& before = positions[size_t(n.ply)];
-        s += fmt::format("{}{{\"ply\":{},\"number\":{},\"side\":{},\"iccs\":{},\"move\":{},{},\"depth\":{},", n.ply ? "," : "",
-                         n.ply + 1, n.number, jsonString(n.side == Color::Red ? "red" : "black"),
+        const Position& after = positions[size_t(n.ply) + 1];
+        s += fmt::format("{}{{\"ply\":{},\"number\":{},\"side\":{},\"iccs\":{},\"move\":{},{},{},\"depth\":{},",
+                         n.ply ? "," : "", n.ply + 1, n.number, jsonString(n.side == Color::Red ? "red" : "black"),
                          jsonString(n.move.toString()), jsonString(n.text), jsonScore(forRed(n.after.score, ~n.side)),
-                         n.after.depth);
+                         jsonWdl(n.after.score, after), n.after.depth);
         const std::string bestText = n.before.best ? notation::write(before, n.before.best, r.notation) : "";
-        s += fmt::format("\"best\":{},\"bestMove\":{},{},\"bestDepth\":{},\"pv\":{},",
+        s += fmt::format("\"best\":{},\"bestMove\":{},{},{},\"bestDepth\":{},\"pv\":{},",
                          jsonString(n.before.best ? n.before.best.toString() : ""), jsonString(bestText),
-                         jsonScore(forRed(n.before.score, n.side), "best"), n.before.depth, jsonIccs(n.before.pv));
+                         jsonScore(forRed(n.before.score, n.side), "best"), jsonWdl(n.before.score, before, "best"),
+                         n.before.depth, jsonIccs(n.before.pv));
         if (!n.before.lines.empty()) {
             s += "\"lines\":[";
             for (size_t i = 0; i < n.before.lines.size(); ++i) {
                 const SearchInfo& l = n.before.lines[i];
-                s += fmt::format("{}{{\"multipv\":{},{},\"depth\":{},\"pv\":{}}}", i ? "," : "", l.multiPV,
-                                 jsonScore(forRed(l.score, n.side)), l.depth, jsonIccs(l.pv));
+                s += fmt::format("{}{{\"multipv\":{},{},{},\"depth\":{},\"pv\":{}}}", i ? "," : "", l.multiPV,
+                                 jsonScore(forRed(l.score, n.side)), jsonWdl(l.score, before), l.depth, jsonIccs(l.pv));
             }
             s += "],";
         }
