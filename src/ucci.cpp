@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "chariot/bench.h"
+#include "chariot/xboard.h"
 
 namespace chariot {
 
@@ -108,6 +109,8 @@ void Protocol::resetSession() {
     engine_.options().resetToDefaults();
     (void)engine_.setPosition("startpos", {});
     engine_.newGame();
+    xboard_.reset();
+    sawCommand_ = false;
     dialect_ = Dialect::Ucci;
     state_ = SearchState::Idle;
     quitting_ = inputClosed_ = stoppedByCommand_ = answeredOnItsOwn_ = false;
@@ -167,6 +170,10 @@ int Protocol::loop() {
             m = std::move(queue_.front());
             queue_.pop_front();
         }
+        if (xboard_) {
+            if (!toXboard(m)) return 0;
+            continue;
+        }
         switch (m.event) {
             case Event::SearchDone:
                 finishSearch();
@@ -208,6 +215,14 @@ bool Protocol::drainDeferred() {
         if (!handle(d.text, d.truncated)) return false;
     }
     return true;
+}
+
+bool Protocol::toXboard(const Message& m) {
+    switch (m.event) {
+        case Event::Line: return xboard_->onLine(m.text, m.truncated);
+        case Event::SearchDone: return xboard_->onSearchDone();
+        default: inputClosed_ = true; return xboard_->onEndOfInput();
+    }
 }
 
 bool Protocol::goQueued() const {
@@ -283,6 +298,16 @@ bool Protocol::handle(const std::string& line, bool truncated) {
                                                                     : std::string_view(line));
     if (tokens.empty()) return true;
     const std::string cmd = asciiLower(tokens[0]);
+    const bool firstCommand = !sawCommand_;
+    sawCommand_ = true;
+    if (cmd == "xboard" && firstCommand) {
+        // CECP from now on: the session parses, formats and keeps the game.
+        dialect_ = Dialect::Xboard;
+        xboard_ = std::make_unique<XboardSession>(
+            engine_, [this](const std::string& text) { say(text); },
+            [this] { post({Event::SearchDone, {}, false}); }, fmt::format("{} {}", EngineName, EngineVersion));
+        return true;
+    }
     // A stop that crossed the answer of a search that ended by itself
     // belongs to that search: it gets no second answer.
     const bool crossingStop = cmd == "stop" && answeredOnItsOwn_;
@@ -337,6 +362,8 @@ bool Protocol::handle(const std::string& line, bool truncated) {
         cmdBench(tokens);
     } else if (cmd == "help") {
         cmdHelp();
+    } else if (cmd == "xboard") {
+        info("xboard selects the XBoard protocol only as the first command; ignored");
     } else {
         std::string shown = tokens[0].substr(0, 32);
         info(fmt::format("unknown command '{}' (try 'help')", shown));
@@ -677,7 +704,7 @@ void Protocol::cmdDisplay() {
 
 void Protocol::cmdHelp() {
     const char* lines[] = {
-        "Chariot speaks UCCI (start with 'ucci') or UCI (start with 'uci').",
+        "Chariot speaks UCCI (start with 'ucci'), UCI (start with 'uci') or XBoard's CECP (start with 'xboard').",
         "  ucci | uci                      handshake: id, options, ucciok/uciok",
         "  isready                         answered with readyok, also while searching",
         "  setoption <name> [<value>]      UCCI spelling; UCI: setoption name <n> value <v>",
