@@ -167,7 +167,10 @@ XboardSession::Action XboardSession::duringSearch(const Pending& p) {
         if (search_ == Search::Pondering || search_ == Search::Analyzing) abortSearch();
         return Action::Wait;
     }
-    if (p.truncated) return Action::Wait;
+    if (p.truncated) {
+        execute(p);  // the error, now: a search that waits for the GUI must not hold it back
+        return Action::Done;
+    }
     const std::vector<std::string> tokens = splitWords(p.text);
     if (tokens.empty()) return Action::Done;
     const std::string cmd = asciiLower(tokens[0]);
@@ -278,7 +281,8 @@ bool XboardSession::execute(const Pending& p) {
         ponder_ = cmd == "hard";
         setEngineOption("ponder", ponder_ ? "true" : "false");  // plan for the time pondering wins
     } else if (cmd == "time" || cmd == "otim") {
-        auto n = parseInteger(argument(1), -(int64_t(1) << 40), int64_t(1) << 40);
+        // A clock may have run below zero (the flag fell): nothing left.
+        auto n = parseInteger(argument(1), 0, int64_t(1) << 40);
         if (!n) {
             error("bad clock", line);
             return true;
@@ -412,6 +416,7 @@ void XboardSession::cmdSetBoard(const std::vector<std::string>& tokens, const st
     setGame(fen, {});
     ponderMove_ = Move::none();
     gameOver_ = false;
+    levelPly_ = game_.gamePly();  // the time control's moves count from here
 }
 
 void XboardSession::cmdTakeBack(int plies, const std::string& line) {
@@ -437,12 +442,14 @@ void XboardSession::cmdLevel(const std::vector<std::string>& tokens, const std::
 
 void XboardSession::cmdOption(const std::string& line) {
     // option NAME[=VALUE]; the name may hold spaces ("Skill Level=12").
-    std::string rest = line.substr(std::min(line.size(), line.find("option") + 6));
+    const size_t word = line.find_first_not_of(" \t");
+    const size_t after = word == std::string::npos ? word : line.find_first_of(" \t", word);
+    std::string rest = after == std::string::npos ? std::string() : line.substr(after + 1);
     const size_t eq = rest.find('=');
     std::string name = rest.substr(0, eq), value = eq == std::string::npos ? "" : rest.substr(eq + 1);
-    auto trim = [](std::string& s) {
-        while (!s.empty() && s.back() == ' ') s.pop_back();
-        while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+    auto trim = [](std::string& text) {
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.pop_back();
+        while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.erase(text.begin());
     };
     trim(name);
     trim(value);

@@ -276,9 +276,19 @@ TEST_CASE("xboard: bad input gets Illegal move or Error and changes nothing", "[
     CHECK(s.protocol.engine().position().fen() == fenAfter(std::string(StartFen), {"h2e2"}));
 }
 
+TEST_CASE("xboard: a clock below zero means no time left, not the whole control", "[xboard]") {
+    Script s;
+    const auto t0 = Clock::now();
+    const auto& out = s.run({"new", "option OwnBook=0", "level 0 5 0", "time -50", "otim 30000", "usermove h2e2",
+                             "ping 1"});
+    CHECK(Clock::now() - t0 < 2000ms);
+    REQUIRE(starting(out, "move ").size() == 1);
+    CHECK(indexOf(out, "pong 1") > indexOf(out, "move "));
+}
+
 TEST_CASE("xboard: options, memory and cores reach the engine's registry", "[xboard]") {
     Script s;
-    const auto& out = s.run({"memory 32", "cores 2", "option Skill Level=7", "option OwnBook=0",
+    const auto& out = s.run({"memory 32", "cores 2", "option Skill Level=7", "OPTION  OwnBook = 0",
                              "option Pruning=small", "option Clear Hash", "option Move Overhead=99999", "ping 1"});
     CHECK(starting(out, "Error").empty());
     CHECK(has(out, "pong 1"));
@@ -287,6 +297,9 @@ TEST_CASE("xboard: options, memory and cores reach the engine's registry", "[xbo
     CHECK(engine.searchOptions().threads == 2);
     CHECK(engine.skillLevel() == 7);
     CHECK(engine.searchOptions().pruning == Pruning::Small);
+    CHECK(engine.options().all().end() !=
+          std::find_if(engine.options().all().begin(), engine.options().all().end(),
+                       [](const Option& o) { return o.ucciName == "usebook" && o.current == "false"; }));
     // An out-of-range value is clamped, with a debug line XBoard only logs.
     CHECK(indexOf(out, "# option moveoverhead: 99999 is out of range") < out.size());
     CHECK(engine.moveOverheadMs() == 5000);
