@@ -366,7 +366,7 @@ TEST_CASE("xboard: st, level and time set the engine's clock", "[xboard][slow]")
     REQUIRE(e.waitFor("move ", 3000ms));
     auto took = Clock::now() - t0;
     CHECK(took > 700ms);
-    CHECK(took < 1500ms);
+    CHECK(took < 2500ms);  // generous: a loaded machine
     // level with the clocks in centiseconds: 0.3 s left answers well inside it.
     e.send("new");
     e.send("option OwnBook=0");
@@ -376,7 +376,7 @@ TEST_CASE("xboard: st, level and time set the engine's clock", "[xboard][slow]")
     t0 = Clock::now();
     e.send("usermove h2e2");
     REQUIRE(e.waitFor("move ", 2000ms));
-    CHECK(Clock::now() - t0 < 300ms);
+    CHECK(Clock::now() - t0 < 1000ms);  // (read as seconds, 30 would take several)
     // A conventional control, 40 moves in 0:20 with 20 s left: a move takes about half a second.
     e.send("new");
     e.send("option OwnBook=0");
@@ -387,8 +387,8 @@ TEST_CASE("xboard: st, level and time set the engine's clock", "[xboard][slow]")
     e.send("usermove h2e2");
     REQUIRE(e.waitFor("move ", 3000ms));
     took = Clock::now() - t0;
-    CHECK(took > 100ms);
-    CHECK(took < 1500ms);
+    CHECK(took > 100ms);  // (read as milliseconds, 2000 would answer in a few)
+    CHECK(took < 3000ms);
 }
 
 TEST_CASE("xboard: ? moves now", "[xboard]") {
@@ -401,7 +401,7 @@ TEST_CASE("xboard: ? moves now", "[xboard]") {
     e.send("?");
     auto move = e.waitFor("move ", 2000ms);
     REQUIRE(move);
-    CHECK(Clock::now() - t0 < 500ms);
+    CHECK(Clock::now() - t0 < 1000ms);  // of 60 s
     CHECK(isLegalIn(fenAfter(std::string(StartFen), {"h2e2"}), words(*move)[1]));
     // A ping during the thinking is answered after the move.
     e.send("st 1");
