@@ -135,7 +135,21 @@ void Protocol::post(Message m) {
 }
 
 int Protocol::runStdin() {
-    std::thread reader([this] {
+    // The reader may outlive the loop (it stays blocked in read() after quit;
+    // process exit ends it): once the loop is over it posts nothing more, so
+    // that input arriving then (or the end of input: a GUI closes the pipe
+    // after quit) never reaches a Protocol that is being destroyed.
+    struct Gate {
+        std::mutex mutex;
+        bool open = true;
+    };
+    auto gate = std::make_shared<Gate>();
+    std::thread reader([this, gate] {
+        auto send = [&](Message m) {
+            std::lock_guard lock(gate->mutex);
+            if (gate->open) post(std::move(m));
+            return gate->open;
+        };
         LineSplitter splitter;
         std::vector<LineSplitter::Line> lines;
         char buffer[65536];
@@ -145,13 +159,17 @@ int Protocol::runStdin() {
             if (n <= 0) break;
             lines.clear();
             splitter.feed(buffer, size_t(n), lines);
-            for (auto& l : lines) post({Event::Line, std::move(l.text), l.truncated});
+            for (auto& l : lines)
+                if (!send({Event::Line, std::move(l.text), l.truncated})) return;
         }
-        if (auto last = splitter.finish()) post({Event::Line, std::move(last->text), last->truncated});
-        post({Event::EndOfInput, {}, false});
+        if (auto last = splitter.finish()) send({Event::Line, std::move(last->text), last->truncated});
+        send({Event::EndOfInput, {}, false});
     });
-    reader.detach();  // may stay blocked in read() after quit; process exit ends it
-    return loop();
+    reader.detach();
+    const int code = loop();
+    std::lock_guard lock(gate->mutex);
+    gate->open = false;
+    return code;
 }
 
 int Protocol::runLines(const std::vector<std::string>& lines) {
