@@ -334,7 +334,7 @@ bool XboardSession::execute(const Pending& p) {
             error("no move given", line);
             return true;
         }
-        cmdUserMove(tokens[1], line);
+        cmdUserMove(tokens[1]);
     } else if (cmd == "setboard") {
         cmdSetBoard(tokens, line);
     } else if (cmd == "undo") {
@@ -363,7 +363,7 @@ bool XboardSession::execute(const Pending& p) {
     } else if (cmd == "bk") {
         cmdBook();
     } else if (tokens.size() == 1 && Move::parse(tokens[0])) {
-        cmdUserMove(tokens[0], line);  // a move without `usermove` (protocol 1)
+        cmdUserMove(tokens[0]);  // a move without `usermove` (protocol 1)
     } else {
         error("unknown command", line);
     }
@@ -384,7 +384,7 @@ void XboardSession::cmdProtover() {
     say_("feature done=1");
 }
 
-void XboardSession::cmdUserMove(const std::string& text, const std::string& line) {
+void XboardSession::cmdUserMove(const std::string& text) {
     const Move m = game_.parseLegalMove(text);
     if (!m) {
         const Move parsed = Move::parse(text);
@@ -392,7 +392,6 @@ void XboardSession::cmdUserMove(const std::string& text, const std::string& line
                              : game_.isPseudoLegal(parsed) ? "leaves the king attacked"
                                                            : "no such move here";
         say_(fmt::format("Illegal move ({}): {}", reason, text.substr(0, 16)));
-        (void)line;
         return;
     }
     moves_.push_back(m.toString());

@@ -184,6 +184,35 @@ TEST_CASE("xboard: a usermove makes the engine think and move; ping answers afte
     CHECK(s.protocol.engine().position().fen() == fenAfter(std::string(StartFen), {"h2e2", reply}));
 }
 
+TEST_CASE("xboard: a game as XBoard plays it: time, otim, usermove; every reply legal", "[xboard]") {
+    EngineProcess e;
+    xboardHandshake(e);
+    e.send("level 0 0:05 0.1");
+    e.send("post");
+    std::vector<std::string> game;
+    int64_t clock = 500;
+    for (int ply = 0; ply < 8; ++ply) {
+        const std::string mine = someMove(fenAfter(std::string(StartFen), game));
+        game.push_back(mine);
+        e.send("time " + std::to_string(clock));
+        e.send("otim " + std::to_string(clock));
+        const auto t0 = Clock::now();
+        e.send("usermove " + mine);
+        std::vector<std::string> seen;
+        auto move = e.waitFor("move ", 5000ms, &seen);
+        REQUIRE(move);
+        const std::string reply = words(*move)[1];
+        INFO("after " << mine << ": " << reply);
+        CHECK(isLegalIn(fenAfter(std::string(StartFen), game), reply));
+        CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& l) { return std::regex_match(l, Thinking); }) >= 1);
+        game.push_back(reply);
+        clock -= std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count() / 10 - 10;
+    }
+    CHECK(clock > 0);
+    e.send("quit");
+    CHECK(e.waitExit(2000ms) == 0);
+}
+
 TEST_CASE("xboard: force, go and playother pick the engine's colour", "[xboard]") {
     Script s;
     // go: the engine takes the side to move (red).

@@ -81,7 +81,7 @@ private:
     bool execute(const Pending& p);
 
     void cmdProtover();
-    void cmdUserMove(const std::string& text, const std::string& line);
+    void cmdUserMove(const std::string& text);
     void cmdSetBoard(const std::vector<std::string>& tokens, const std::string& line);
     void cmdTakeBack(int plies, const std::string& line);
     void cmdLevel(const std::vector<std::string>& tokens, const std::string& line);
