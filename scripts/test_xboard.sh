@@ -16,9 +16,11 @@
 # fairymax); without xboard or xvfb-run it says so and exits 77 (skipped).
 # Games are 10 s + 0.1 s a move, at most 100 moves each (then XBoard
 # adjudicates a draw); the engines ponder in the self-play games (XBoard's
-# default), not against maxqi. The whole run takes one to three minutes. On a
-# loaded machine (the GUI, the X server and two pondering engines share the
-# cores) a game may be lost on time: that is reported, not failed.
+# default), not against maxqi. Chariot keeps 150 ms a move for the GUI's
+# latency (its option Move Overhead, set through XBoard): with the GUI, the
+# X server and two pondering engines on two cores, the default 30 ms lost
+# games on time once the clock had sunk to the increment. A loss on time is
+# reported, not failed. The whole run takes one to three minutes.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -146,7 +148,7 @@ for number, game in enumerate(games, 1):
         problems.append(f"game {number} ended by XBoard's verdict on an engine: {reason[0]}")
     if reason and "on time" in reason[0]:
         # Not a protocol fault: on a loaded machine (the GUI, the X server
-        # and two engines on two cores) a 10 s clock can run out.
+        # and two engines on two cores) a 10 s clock can still run out.
         print(f"note: game {number} was lost on time")
 try:
     log = open(f"{folder}/xboard.debug", encoding="utf-8", errors="replace").read().splitlines()
@@ -171,11 +173,13 @@ EOF
 }
 
 status=0
-match selfplay 2 150 -ponderNextMove true -fcp "$chariot" -fd "$out/selfplay" -scp "$chariot" -sd "$out/selfplay"
+latency=(-firstOptions "Move Overhead=150" -secondOptions "Move Overhead=150")
+match selfplay 2 150 -ponderNextMove true "${latency[@]}" -fcp "$chariot" -fd "$out/selfplay" \
+  -scp "$chariot" -sd "$out/selfplay"
 check selfplay 2 both || status=1
 if command -v maxqi >/dev/null; then
   # maxqi finds its rules (qmax.ini) by itself; it speaks CECP (protocol 2).
-  match maxqi 1 80 -ponderNextMove false -fcp "$chariot" -fd "$out/maxqi" -scp "$(command -v maxqi)" -sd "$out/maxqi"
+  match maxqi 1 80 -ponderNextMove false "${latency[@]:0:2}" -fcp "$chariot" -fd "$out/maxqi" -scp "$(command -v maxqi)" -sd "$out/maxqi"
   check maxqi 1 first || status=1
 else
   echo "== maxqi: not found (Debian package fairymax); the game against it is skipped"

@@ -219,7 +219,7 @@ XboardSession::Action XboardSession::duringSearch(const Pending& p) {
         if (search_ == Search::Pondering && m == ponderMove_ && mode_ == Mode::Playing) {
             Position after = game_;
             after.makeMove(m);
-            if (!gameResult(after) && after.sideToMove() == engineColor_) {
+            if (judgeGame(after).kind == GameEnd::Kind::None && after.sideToMove() == engineColor_) {
                 // Ponder hit: the search goes on as the real one, its clock from now.
                 game_ = std::move(after);
                 moves_.push_back(m.toString());
@@ -492,27 +492,47 @@ void XboardSession::syncEngine() {
     if (auto bad = engine_.setPosition(base_, moves_)) say_("# " + *bad);
 }
 
-std::optional<std::string> XboardSession::gameResult(const Position& pos) const {
+XboardSession::GameEnd XboardSession::judgeGame(const Position& pos) const {
+    using End = GameEnd::Kind;
     const Color us = pos.sideToMove();
     MoveList legal;
     generateLegal(pos, legal);
     if (legal.size == 0) {
-        if (pos.inCheck()) return fmt::format("{} {{{} mates}}", winFor(~us), colorWord(~us));
-        return fmt::format("{} {{{} is stalemated}}", winFor(~us), colorWord(us));  // a loss in xiangqi
+        if (pos.inCheck()) return {End::Mate, us, fmt::format("{} {{{} mates}}", winFor(~us), colorWord(~us))};
+        return {End::Mate, us, fmt::format("{} {{{} is stalemated}}", winFor(~us), colorWord(us))};  // a loss
     }
     const rules::Ruling r = rules::judge(pos, 0, {engine_.searchOptions().judgeChase, 2});
     switch (r.verdict) {
         case rules::Verdict::PerpetualCheck:
-            return fmt::format("{} {{{}: perpetual check}}", winFor(~r.offender), colorWord(r.offender));
+            return {End::Perpetual, r.offender,
+                    fmt::format("{} {{{}: perpetual check}}", winFor(~r.offender), colorWord(r.offender))};
         case rules::Verdict::PerpetualChase:
-            return fmt::format("{} {{{}: perpetual chase}}", winFor(~r.offender), colorWord(r.offender));
+            return {End::Perpetual, r.offender,
+                    fmt::format("{} {{{}: perpetual chase}}", winFor(~r.offender), colorWord(r.offender))};
         case rules::Verdict::Draw:
-            return r.mutualChase ? "1/2-1/2 {repetition: both sides chase}" : "1/2-1/2 {repetition}";
+            // XBoard finds repetitions within 100 plies only: beyond, a claim
+            // would be false to it (the search scores the position a draw anyway).
+            if (r.plies > 100) break;
+            return {End::Repetition, us,
+                    r.mutualChase ? "1/2-1/2 {repetition: both sides chase}" : "1/2-1/2 {repetition}"};
         default:
             break;
     }
-    if (pos.rule60() >= rules::NoCapturePlies) return "1/2-1/2 {no capture in 60 moves}";
-    return std::nullopt;
+    if (pos.rule60() >= rules::NoCapturePlies) return {End::NoCapture, us, "1/2-1/2 {no capture in 60 moves}"};
+    return {};
+}
+
+bool XboardSession::announce(const GameEnd& end) {
+    using End = GameEnd::Kind;
+    const bool claim = end.kind == End::Mate || end.kind == End::Repetition ||
+                       (end.kind == End::Perpetual && end.loser == engineColor_);
+    if (claim) {
+        say_(end.text);
+        gameOver_ = true;
+        return true;
+    }
+    if (end.kind == End::Perpetual) say_("# the rules' verdict: " + end.text + "; XBoard judges repetitions itself");
+    return false;
 }
 
 SearchLimits XboardSession::clockLimits(int ply) const {
@@ -531,11 +551,7 @@ SearchLimits XboardSession::clockLimits(int ply) const {
 // ---------------------------------------------------------------------------
 
 void XboardSession::think() {
-    if (auto result = gameResult(game_)) {
-        say_(*result);
-        gameOver_ = true;
-        return;
-    }
+    if (announce(judgeGame(game_))) return;
     GoRequest request;
     request.limits = clockLimits(game_.gamePly());
     request.drawOffered = drawOffered_;
@@ -551,7 +567,7 @@ void XboardSession::startPonder() {
     }
     Position after = game_;
     after.makeMove(m);
-    if (gameResult(after)) return;  // the expected reply ends the game
+    if (judgeGame(after).kind != GameEnd::Kind::None) return;  // the expected reply ends the game or calls a rule
     std::vector<std::string> moves = moves_;
     moves.push_back(m.toString());
     if (engine_.setPosition(base_, moves)) return;
@@ -650,7 +666,8 @@ void XboardSession::deliverMove(const BestMove& answer) {
     if (!r.best) {
         // No legal move: think() claims that before searching, so only a
         // position the rules end in a way the claim missed gets here.
-        say_(gameResult(game_).value_or("resign"));
+        const GameEnd end = judgeGame(game_);
+        say_(end.kind == GameEnd::Kind::Mate ? end.text : "resign");
         gameOver_ = true;
         return;
     }
@@ -679,7 +696,13 @@ void XboardSession::deliverMove(const BestMove& answer) {
         gameOver_ = true;
         return;
     }
-    if (answer.offerDraw) say_("offer draw");
+    // A draw offer before the move: the engine's (a dead draw, a long level
+    // run, accepting an offer), or the no-capture rule's claim as the
+    // protocol has it for a draw the move reaches (XBoard grants it where its
+    // own count agrees, else passes the offer on).
+    Position after = game_;
+    after.makeMove(r.best);
+    if (answer.offerDraw || after.rule60() >= rules::NoCapturePlies) say_("offer draw");
     say_("move " + r.best.toString());
     // Our clock until XBoard sends it again (the ponder search plans with it).
     if (ourTimeCs_ >= 0) {
@@ -688,14 +711,10 @@ void XboardSession::deliverMove(const BestMove& answer) {
         ourTimeCs_ = std::max<int64_t>(0, ourTimeCs_ - spentCs) + incMs_ / 10;
     }
     moves_.push_back(r.best.toString());
-    game_.makeMove(r.best);
+    game_ = std::move(after);
     syncEngine();
     ponderMove_ = Move::none();
-    if (auto result = gameResult(game_)) {
-        say_(*result);
-        gameOver_ = true;
-        return;
-    }
+    if (announce(judgeGame(game_))) return;
     if (r.ponder && game_.isPseudoLegal(r.ponder) && game_.isLegal(r.ponder)) ponderMove_ = r.ponder;
 }
 

@@ -334,23 +334,54 @@ TEST_CASE("xboard: options, memory and cores reach the engine's registry", "[xbo
     CHECK(engine.moveOverheadMs() == 5000);
 }
 
-TEST_CASE("xboard: the rules end the game: claims after a move, and for the engine to move", "[xboard]") {
+TEST_CASE("xboard: the rules end the game: the claims XBoard checks and accepts", "[xboard]") {
     Script s;
-    // Red checks on every move: the third occurrence loses for red.
-    const std::string fen = "9/4k4/9/9/9/9/9/9/9/R2K5 w 0 1";
-    auto out = s.run({"new", "force", "setboard " + fen, "usermove a0a8", "usermove e8e9", "usermove a8a9",
-                      "usermove e9e8", "usermove a9a8", "usermove e8e9", "usermove a8a9", "usermove e9e8",
-                      "playother", "usermove a9a8", "ping 1"});
-    CHECK(has(out, "0-1 {Red: perpetual check}"));
-    CHECK(starting(out, "move ").empty());
     // Mated: the engine, to move, claims the loss.
-    out = s.run({"new", "force", "setboard 3k5/9/9/9/9/9/9/9/R8/4K4 w 0 1", "playother", "usermove a1d1",
-                 "ping 1"});
+    auto out = s.run({"new", "force", "setboard 3k5/9/9/9/9/9/9/9/R8/4K4 w 0 1", "playother", "usermove a1d1",
+                      "ping 1"});
     CHECK(has(out, "1-0 {Red mates}"));
+    CHECK(starting(out, "move ").empty());
+    // Stalemated (a loss in xiangqi).
+    out = s.run({"new", "force", "setboard 3k5/9/4R4/9/9/9/9/9/9/5K3 w 0 1", "playother", "usermove e7e8",
+                 "ping 1"});
+    CHECK(has(out, "1-0 {Black is stalemated}"));
+    // A draw by repetition at the third occurrence: the horses go back and forth.
+    const std::string horses = "3k2n2/9/9/9/9/9/9/9/9/4K1N2 w 0 1";
+    out = s.run({"new", "force", "setboard " + horses, "usermove g0h2", "usermove g9h7", "usermove h2g0",
+                 "usermove h7g9", "usermove g0h2", "usermove g9h7", "usermove h2g0", "playother", "usermove h7g9",
+                 "ping 1"});
+    CHECK(has(out, "1/2-1/2 {repetition}"));
     CHECK(starting(out, "move ").empty());
     // A game finished by `result`: the engine is in force mode and does not move.
     out = s.run({"new", "option OwnBook=0", "sd 2", "result 1-0 {White wins on time}", "usermove h2e2", "ping 1"});
     CHECK(starting(out, "move ").empty());
+}
+
+TEST_CASE("xboard: a perpetual by the opponent is left to XBoard; the no-capture rule is claimed by a draw offer",
+          "[xboard]") {
+    Script s;
+    // Red checks on every move: at the third occurrence the rules say red
+    // loses. XBoard calls a win claim other than mate false (when it tests
+    // claims) and judges repetitions itself: the engine says it in a `#` line
+    // and plays on.
+    const std::string fen = "9/4k4/9/9/9/9/9/9/9/R2K5 w 0 1";
+    auto out = s.run({"new", "option OwnBook=0", "sd 3", "force", "setboard " + fen, "usermove a0a8", "usermove e8e9",
+                      "usermove a8a9", "usermove e9e8", "usermove a9a8", "usermove e8e9", "usermove a8a9",
+                      "usermove e9e8", "playother", "usermove a9a8", "ping 1"});
+    CHECK(has(out, "# the rules' verdict: 0-1 {Red: perpetual check}; XBoard judges repetitions itself"));
+    CHECK_FALSE(has(out, "0-1 {Red: perpetual check}"));
+    REQUIRE(starting(out, "move ").size() == 1);
+    const std::vector<std::string> cycle = {"a0a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8"};
+    CHECK(isLegalIn(fenAfter("9/4k4/9/9/9/9/9/9/9/R2K5 w - - 0 1", cycle), words(starting(out, "move ")[0])[1]));
+    // 119 plies without a capture: the engine's move reaches the 120th, so
+    // it offers the draw first (XBoard grants it where its own count agrees).
+    out = s.run({"new", "option OwnBook=0", "sd 3", "force", "setboard 4k4/9/9/9/9/9/9/9/9/R2K5 w 119 80", "go",
+                 "ping 1"});
+    const size_t move = indexOf(out, "move ");
+    REQUIRE(move < out.size());
+    REQUIRE(move > 0);
+    CHECK(out[move - 1] == "offer draw");
+    CHECK(starting(out, "1/2-1/2").empty());
 }
 
 TEST_CASE("xboard: a draw offer is accepted by the engine's rule (clearly worse), not otherwise", "[xboard]") {

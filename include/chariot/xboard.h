@@ -93,9 +93,27 @@ private:
     // The game: the position set (start or setboard) and the moves since.
     void setGame(std::string base, std::vector<std::string> moves);
     void syncEngine();  // the engine's position = the game's
-    // The rules' verdict on a position ("1-0 {Black: perpetual check}"), if
-    // the game is over there.
-    std::optional<std::string> gameResult(const Position& pos) const;
+    // The rules' verdict on a position: mate or stalemate (which loses), a
+    // repetition (a draw, or perpetual check or chase, which loses) at its
+    // third occurrence, the no-capture rule; with the words for XBoard
+    // ("1-0 {Red mates}", "0-1 {Red: perpetual check}").
+    struct GameEnd {
+        enum class Kind : uint8_t { None, Mate, Repetition, Perpetual, NoCapture };
+        Kind kind = Kind::None;
+        Color loser = Color::Red;  // Mate, Perpetual
+        std::string text;
+    };
+    GameEnd judgeGame(const Position& pos) const;
+    // Tells XBoard what the rules say on the engine's turn or after its
+    // move; true when the game is over for the engine. Claims go out where
+    // XBoard checks them and agrees: mate and stalemate, a repetition draw,
+    // a perpetual the engine itself committed. XBoard, testing claims (as
+    // Debian's XBoard does by default), calls any other win claim false and
+    // forfeits the claimer: a perpetual by the opponent is left to XBoard's
+    // own repetition rules (a `#` line says it); the no-capture rule, which
+    // XBoard counts its own way, is claimed with `offer draw` before the
+    // engine's move (granted where XBoard agrees, else an offer).
+    bool announce(const GameEnd& end);
     // The engine's limits for its move at game ply `ply`.
     SearchLimits clockLimits(int ply) const;
 
