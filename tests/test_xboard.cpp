@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
-#include <regex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -60,8 +60,22 @@ size_t indexOf(const std::vector<std::string>& lines, const std::string& prefix)
     return lines.size();
 }
 
-// "depth score time nodes pv": four integers, then the PV.
-const std::regex Thinking(R"(^(\d+) (-?\d+) (\d+) (\d+) (.*)$)");
+// A thinking line, "depth score time nodes pv": four integers, then the PV.
+struct ThinkingLine {
+    int depth = 0;
+    int score = 0;
+    std::vector<std::string> pv;
+};
+std::optional<ThinkingLine> thinking(const std::string& line) {
+    const std::vector<std::string> w = words(line);
+    if (w.size() < 4 || line.empty() || line[0] == ' ') return std::nullopt;
+    for (size_t i = 0; i < 4; ++i) {
+        const std::string digits = i == 1 && !w[i].empty() && w[i][0] == '-' ? w[i].substr(1) : w[i];
+        if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return std::nullopt;
+    }
+    return ThinkingLine{std::stoi(w[0]), std::stoi(w[1]), {w.begin() + 4, w.end()}};
+}
 
 std::string fenAfter(const std::string& fen, const std::vector<std::string>& moves) {
     Position p;
@@ -169,12 +183,12 @@ TEST_CASE("xboard: a usermove makes the engine think and move; ping answers afte
     // Thinking output came before it, in XBoard's format.
     int lines = 0;
     for (size_t i = 0; i < move; ++i) {
-        std::smatch m;
-        if (!std::regex_match(out[i], m, Thinking)) continue;
+        const auto t = thinking(out[i]);
+        if (!t) continue;
         ++lines;
-        CHECK(std::stoi(m[1]) >= 1);
-        CHECK(std::abs(std::stoi(m[2])) < 2000);
-        CHECK_FALSE(m[5].str().empty());
+        CHECK(t->depth >= 1);
+        CHECK(std::abs(t->score) < 2000);
+        CHECK_FALSE(t->pv.empty());
     }
     CHECK(lines >= 4);
     // The pong waits for the move.
@@ -204,7 +218,7 @@ TEST_CASE("xboard: a game as XBoard plays it: time, otim, usermove; every reply 
         const std::string reply = words(*move)[1];
         INFO("after " << mine << ": " << reply);
         CHECK(isLegalIn(fenAfter(std::string(StartFen), game), reply));
-        CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& l) { return std::regex_match(l, Thinking); }) >= 1);
+        CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& l) { return thinking(l).has_value(); }) >= 1);
         game.push_back(reply);
         clock -= std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count() / 10 - 10;
     }
@@ -407,7 +421,11 @@ TEST_CASE("xboard: the book answers bk and gives the first move", "[xboard][book
     CHECK(indexOf(out, "# bookfiles: 1 book(s) loaded") < out.size());
     const size_t first = indexOf(out, " ");
     REQUIRE(first < out.size());
-    CHECK(std::regex_match(out[first], std::regex(R"(^ [a-i]\d[a-i]\d \d+%$)")));
+    // " h2e2 31%": a move and its share.
+    const std::vector<std::string> entry = words(out[first]);
+    REQUIRE(entry.size() == 2);
+    CHECK(bool(Move::parse(entry[0])));
+    CHECK(entry[1].back() == '%');
     CHECK(has(out, ""));  // the end of the bk text
     REQUIRE(starting(out, "move ").size() == 1);
     const std::string move = words(starting(out, "move ")[0])[1];
@@ -521,9 +539,10 @@ TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard]
     std::vector<std::string> seen;
     auto line = e.waitFor("4 ", 5000ms, &seen);  // thinking at depth 4
     REQUIRE(line);
-    std::smatch m;
-    REQUIRE(std::regex_match(*line, m, Thinking));
-    CHECK(isLegalIn(std::string(StartFen), words(m[5])[0]));
+    auto t = thinking(*line);
+    REQUIRE(t);
+    REQUIRE_FALSE(t->pv.empty());
+    CHECK(isLegalIn(std::string(StartFen), t->pv[0]));
     e.send(".");
     auto stat = e.waitFor("stat01: ", 2000ms);
     REQUIRE(stat);
@@ -538,8 +557,9 @@ TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard]
     for (int i = 0; i < 50 && checked < 3; ++i) {
         line = e.readLine(3000ms);
         REQUIRE(line);
-        if (!std::regex_match(*line, m, Thinking)) continue;
-        CHECK(isLegalIn(afterMove, words(m[5])[0]));
+        t = thinking(*line);
+        if (!t || t->pv.empty()) continue;
+        CHECK(isLegalIn(afterMove, t->pv[0]));
         ++checked;
     }
     CHECK(checked == 3);
@@ -549,8 +569,10 @@ TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard]
     REQUIRE(e.waitFor("pong 3", 2000ms));
     line = e.waitFor("3 ", 5000ms);
     REQUIRE(line);
-    REQUIRE(std::regex_match(*line, m, Thinking));
-    CHECK(isLegalIn(std::string(StartFen), words(m[5])[0]));
+    t = thinking(*line);
+    REQUIRE(t);
+    REQUIRE_FALSE(t->pv.empty());
+    CHECK(isLegalIn(std::string(StartFen), t->pv[0]));
     // exit: the analysis stops; no move is made.
     e.send("exit");
     e.send("ping 4");
@@ -559,7 +581,7 @@ TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard]
     CHECK(starting(seen, "move ").empty());
     seen.clear();
     CHECK_FALSE(e.waitFor("move ", 300ms, &seen));
-    for (const auto& l : seen) CHECK_FALSE(std::regex_match(l, Thinking));
+    for (const auto& l : seen) CHECK_FALSE(thinking(l));
     e.send("quit");
     CHECK(e.waitExit(2000ms) == 0);
 }
