@@ -3,6 +3,8 @@
 #
 #   scripts/build.sh bench   install what is missing, build Release, run `chariot bench`
 #   scripts/build.sh test    install what is missing, build Release, run the whole test suite
+#                            (it also installs what .ci/run's XBoard test needs: XBoard, Xvfb,
+#                            xwd, ImageMagick and Fairy-Max's maxqi)
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS.
 set -euo pipefail
@@ -17,6 +19,11 @@ jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 # 1. Debian packages: install only what is missing.
 packages=(cmake g++ make libfmt-dev catch2 python3)
+if [ "$job" = test ]; then
+  # scripts/test_xboard.sh: XBoard under a virtual X server, screenshots, and
+  # a second xiangqi engine to play.
+  packages+=(xboard xvfb x11-apps imagemagick fairymax)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -19,7 +19,6 @@ namespace {
 // The tuning constants are SearchParams (search_params.h), read from the
 // worker's options; these are fixed.
 constexpr int CheckInterval = 1024;          // nodes between clock checks
-constexpr int RuleNoCapturePlies = 120;
 
 }  // namespace
 
@@ -42,7 +41,7 @@ bool gameEndsAfter(const Position& root, Move m, bool judgeChase) {
     MoveList legal;
     generateLegal(pos, legal);
     return legal.size == 0 || rules::judge(pos, 1, {judgeChase}).verdict != rules::Verdict::None ||
-           pos.rule60() >= RuleNoCapturePlies;
+           pos.rule60() >= rules::NoCapturePlies;
 }
 
 void trimAtGameEnd(const Position& root, std::vector<Move>& pv, bool judgeChase) {
@@ -55,7 +54,7 @@ void trimAtGameEnd(const Position& root, std::vector<Move>& pv, bool judgeChase)
         pos.makeMove(pv[i]);
         // As the search judged it: a repetition inside the line ends the game.
         if (rules::judge(pos, int(i) + 1, {judgeChase}).verdict != rules::Verdict::None ||
-            pos.rule60() >= RuleNoCapturePlies) {
+            pos.rule60() >= rules::NoCapturePlies) {
             pv.resize(i + 1);
             return;
         }
@@ -266,7 +265,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     // Step 1. Draws and repetitions (path-dependent, so before the TT).
     if (const rules::Ruling r = rules::judge(pos_, ply, {options_.judgeChase}); r.verdict != rules::Verdict::None)
         return repetitionValue(r, ply);
-    if (pos_.rule60() >= RuleNoCapturePlies) return ValueDraw;
+    if (pos_.rule60() >= rules::NoCapturePlies) return ValueDraw;
     if (!hasAttackers(pos_, Color::Red) && !hasAttackers(pos_, Color::Black)) return ValueDraw;
     const bool inCheck = pos_.inCheck();
     if (ply >= MaxPly - 1) return inCheck ? ValueDraw : staticEval();

@@ -10,6 +10,7 @@
 
 #include "chariot/bench.h"
 #include "chariot/wdl.h"
+#include "chariot/xboard.h"
 
 namespace chariot {
 
@@ -116,6 +117,8 @@ void Protocol::resetSession() {
     engine_.options().resetToDefaults();
     (void)engine_.setPosition("startpos", {});
     engine_.newGame();
+    xboard_.reset();
+    sawCommand_ = false;
     dialect_ = Dialect::Ucci;
     state_ = SearchState::Idle;
     quitting_ = inputClosed_ = stoppedByCommand_ = answeredOnItsOwn_ = false;
@@ -140,7 +143,21 @@ void Protocol::post(Message m) {
 }
 
 int Protocol::runStdin() {
-    std::thread reader([this] {
+    // The reader may outlive the loop (it stays blocked in read() after quit;
+    // process exit ends it): once the loop is over it posts nothing more, so
+    // that input arriving then (or the end of input: a GUI closes the pipe
+    // after quit) never reaches a Protocol that is being destroyed.
+    struct Gate {
+        std::mutex mutex;
+        bool open = true;
+    };
+    auto gate = std::make_shared<Gate>();
+    std::thread reader([this, gate] {
+        auto send = [&](Message m) {
+            std::lock_guard lock(gate->mutex);
+            if (gate->open) post(std::move(m));
+            return gate->open;
+        };
         LineSplitter splitter;
         std::vector<LineSplitter::Line> lines;
         char buffer[65536];
@@ -150,13 +167,17 @@ int Protocol::runStdin() {
             if (n <= 0) break;
             lines.clear();
             splitter.feed(buffer, size_t(n), lines);
-            for (auto& l : lines) post({Event::Line, std::move(l.text), l.truncated});
+            for (auto& l : lines)
+                if (!send({Event::Line, std::move(l.text), l.truncated})) return;
         }
-        if (auto last = splitter.finish()) post({Event::Line, std::move(last->text), last->truncated});
-        post({Event::EndOfInput, {}, false});
+        if (auto last = splitter.finish()) send({Event::Line, std::move(last->text), last->truncated});
+        send({Event::EndOfInput, {}, false});
     });
-    reader.detach();  // may stay blocked in read() after quit; process exit ends it
-    return loop();
+    reader.detach();
+    const int code = loop();
+    std::lock_guard lock(gate->mutex);
+    gate->open = false;
+    return code;
 }
 
 int Protocol::runLines(const std::vector<std::string>& lines) {
@@ -174,6 +195,10 @@ int Protocol::loop() {
             queueCv_.wait(lock, [this] { return !queue_.empty(); });
             m = std::move(queue_.front());
             queue_.pop_front();
+        }
+        if (xboard_) {
+            if (!toXboard(m)) return 0;
+            continue;
         }
         switch (m.event) {
             case Event::SearchDone:
@@ -216,6 +241,14 @@ bool Protocol::drainDeferred() {
         if (!handle(d.text, d.truncated)) return false;
     }
     return true;
+}
+
+bool Protocol::toXboard(const Message& m) {
+    switch (m.event) {
+        case Event::Line: return xboard_->onLine(m.text, m.truncated);
+        case Event::SearchDone: return xboard_->onSearchDone();
+        default: inputClosed_ = true; return xboard_->onEndOfInput();
+    }
 }
 
 bool Protocol::goQueued() const {
@@ -291,6 +324,16 @@ bool Protocol::handle(const std::string& line, bool truncated) {
                                                                     : std::string_view(line));
     if (tokens.empty()) return true;
     const std::string cmd = asciiLower(tokens[0]);
+    const bool firstCommand = !sawCommand_;
+    sawCommand_ = true;
+    if (cmd == "xboard" && firstCommand) {
+        // CECP from now on: the session parses, formats and keeps the game.
+        dialect_ = Dialect::Xboard;
+        xboard_ = std::make_unique<XboardSession>(
+            engine_, [this](const std::string& text) { say(text); },
+            [this] { post({Event::SearchDone, {}, false}); }, fmt::format("{} {}", EngineName, EngineVersion));
+        return true;
+    }
     // A stop that crossed the answer of a search that ended by itself
     // belongs to that search: it gets no second answer.
     const bool crossingStop = cmd == "stop" && answeredOnItsOwn_;
@@ -345,6 +388,8 @@ bool Protocol::handle(const std::string& line, bool truncated) {
         cmdBench(tokens);
     } else if (cmd == "help") {
         cmdHelp();
+    } else if (cmd == "xboard") {
+        info("xboard selects the XBoard protocol only as the first command; ignored");
     } else {
         std::string shown = tokens[0].substr(0, 32);
         info(fmt::format("unknown command '{}' (try 'help')", shown));
@@ -694,7 +739,7 @@ void Protocol::cmdDisplay() {
 
 void Protocol::cmdHelp() {
     const char* lines[] = {
-        "Chariot speaks UCCI (start with 'ucci') or UCI (start with 'uci').",
+        "Chariot speaks UCCI (start with 'ucci'), UCI (start with 'uci') or XBoard's CECP (start with 'xboard').",
         "  ucci | uci                      handshake: id, options, ucciok/uciok",
         "  isready                         answered with readyok, also while searching",
         "  setoption <name> [<value>]      UCCI spelling; UCI: setoption name <n> value <v>",

@@ -26,6 +26,10 @@
 
 namespace chariot::rules {
 
+// The no-capture rule: a game with this many plies since the last capture
+// is drawn (60 moves).
+inline constexpr int NoCapturePlies = 120;
+
 // A set of squares of the padded board (or of piece identities, which are
 // squares at the start of a cycle).
 using SquareSet = std::bitset<BoardSize>;

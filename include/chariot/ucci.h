@@ -1,6 +1,7 @@
 // The protocol front-end: the only code that talks to stdin/stdout. It speaks
 // UCCI, or UCI when the first command is `uci`; both dialects share one
-// option table and one command set.
+// option table and one command set. When the first command is `xboard`, it
+// hands every line to an XboardSession (xboard.h), the CECP front-end.
 #pragma once
 
 #include <condition_variable>
@@ -45,9 +46,11 @@ int toUcciScore(Value v);
 // +-(20000 - plies) (a mate is printed as `score mate N` instead).
 int toCentipawns(Value v);
 
+class XboardSession;
+
 class Protocol {
 public:
-    enum class Dialect : uint8_t { Ucci, Uci };
+    enum class Dialect : uint8_t { Ucci, Uci, Xboard };
 
     // `write` receives complete lines without the newline; it must flush.
     explicit Protocol(std::function<void(const std::string&)> write, const WorkCaps& caps = {});
@@ -87,6 +90,8 @@ private:
     void stopSearch();
     // Runs the commands that waited for a search; false when one ends the session.
     bool drainDeferred();
+    // With the CECP dialect: the session gets every event; false ends the loop.
+    bool toXboard(const Message& m);
 
     void cmdHandshake(Dialect d);
     void cmdSetOption(const std::vector<std::string>& tokens);
@@ -114,6 +119,8 @@ private:
     // options stay as they were), kept for the next `bench`.
     std::unique_ptr<Engine> benchEngine_;
     Dialect dialect_ = Dialect::Ucci;
+    bool sawCommand_ = false;    // a command came: `xboard` selects CECP only as the first
+    std::unique_ptr<XboardSession> xboard_;  // after `xboard`: the CECP front-end
 
     // Options that live in the front-end (declared in the engine's registry).
     bool useMillisec_ = false;
