@@ -1,7 +1,5 @@
 #include "chariot/ucci.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -9,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "chariot/bench.h"
+#include "chariot/platform.h"
 
 namespace chariot {
 
@@ -132,11 +131,10 @@ int Protocol::runStdin() {
         std::vector<LineSplitter::Line> lines;
         char buffer[65536];
         while (true) {
-            ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
+            const size_t n = platform::readStdin(buffer, sizeof buffer);
+            if (n == 0) break;
             lines.clear();
-            splitter.feed(buffer, size_t(n), lines);
+            splitter.feed(buffer, n, lines);
             for (auto& l : lines) post({Event::Line, std::move(l.text), l.truncated});
         }
         if (auto last = splitter.finish()) post({Event::Line, std::move(last->text), last->truncated});

@@ -2,8 +2,6 @@
 
 #include <iostream>
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include "chariot/analyze.h"
@@ -11,6 +9,7 @@
 #include "chariot/book_tool.h"
 #include "chariot/datagen.h"
 #include "chariot/epd.h"
+#include "chariot/platform.h"
 #include "chariot/position.h"
 #include "chariot/rules.h"
 #include "chariot/tool_args.h"
@@ -86,7 +85,7 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
     if (cmd == "tune") return tune::runTuneTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "analyze")
         return analyze::runAnalyzeTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr,
-                                       std::cin, isatty(STDERR_FILENO) == 1);
+                                       std::cin, platform::stderrIsTerminal());
     if (cmd == "datagen")
         return datagen::runDatagenTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
     if (cmd == "epd") return epd::runEpdTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
