@@ -8,13 +8,14 @@
 
 #include "chariot/bench.h"
 #include "chariot/platform.h"
+#include "chariot/version.h"
 
 namespace chariot {
 
 namespace {
 
 constexpr std::string_view EngineName = "Chariot";
-constexpr std::string_view EngineVersion = "0.1";
+const std::string_view EngineVersion = version::number();
 constexpr std::string_view EngineAuthor = "the Chariot developers";
 
 std::vector<std::string> tokenize(const std::string& line) {

@@ -10,6 +10,7 @@
 
 #include "chariot/platform.h"
 #include "chariot/ucci.h"
+#include "chariot/version.h"
 
 using namespace chariot;
 
@@ -86,9 +87,17 @@ TEST_CASE("a protocol session over CR LF lines", "[platform][protocol]") {
     protocol.runLines({"ucci\r", "setoption usebook false\r", "position startpos moves h2e2\r", "go depth 3\r"});
     bool named = false, answered = false;
     for (const auto& l : out) {
-        named |= l.rfind("id name Chariot", 0) == 0;
+        named |= l == "id name Chariot " + std::string(version::number());
         answered |= l.rfind("bestmove ", 0) == 0;
     }
     CHECK(named);
     CHECK(answered);
+}
+
+TEST_CASE("the version is CMake's project version and names a commit", "[platform]") {
+    CHECK(version::number() == CHARIOT_PROJECT_VERSION);
+    CHECK_FALSE(version::commit().empty());
+    const auto lines = version::describe();
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0] == "Chariot " + std::string(version::number()));
 }
