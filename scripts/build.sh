@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
 # Set up a fresh Debian machine for Chariot, build it, and run one job.
 #
-#   scripts/build.sh bench   install what is missing, build Release, run `chariot bench`
-#   scripts/build.sh test    install what is missing, build Release, run the whole test suite
+#   scripts/build.sh bench     install what is missing, build Release, run `chariot bench`
+#   scripts/build.sh test      install what is missing, build Release, run the whole test suite
+#   scripts/build.sh windows   install what is missing, cross-compile build-windows/chariot.exe
+#                              (MinGW-w64, cmake/mingw-w64-x86_64.cmake) and its chariot.book
 #
-# Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS.
+# Environment: BUILD_DIR (default build; build-windows for `windows`), BUILD_TYPE
+# (default Release), JOBS. `windows` builds the book with wine if it is
+# installed, else with a native chariot built in NATIVE_BUILD_DIR (default build).
 set -euo pipefail
 
 job="${1:-bench}"
-case "$job" in bench|test) ;; *) echo "usage: $0 bench|test" >&2; exit 2 ;; esac
+case "$job" in bench|test|windows) ;; *) echo "usage: $0 bench|test|windows" >&2; exit 2 ;; esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build_dir="${BUILD_DIR:-$root/build}"
+if [ "$job" = windows ]; then
+  build_dir="${BUILD_DIR:-$root/build-windows}"
+else
+  build_dir="${BUILD_DIR:-$root/build}"
+fi
 build_type="${BUILD_TYPE:-Release}"
 jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 # 1. Debian packages: install only what is missing.
 packages=(cmake g++ make libfmt-dev catch2 python3)
+# fmt and Catch2 are used header-only by the cross build; g++ builds the book
+# builder when there is no wine.
+if [ "$job" = windows ]; then packages+=(g++-mingw-w64-x86-64-posix); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -33,6 +44,28 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 2. Configure and build.
+if [ "$job" = windows ]; then
+  book_builder=()
+  if ! command -v wine >/dev/null && ! command -v wine64 >/dev/null; then
+    native_dir="${NATIVE_BUILD_DIR:-$root/build}"
+    echo "== no wine: building the native chariot in $native_dir to build the book"
+    cmake -S "$root" -B "$native_dir" -DCMAKE_BUILD_TYPE="$build_type"
+    cmake --build "$native_dir" -j "$jobs" --target chariot
+    book_builder=(-DCHARIOT_BOOK_BUILDER="$native_dir/chariot")
+  fi
+  echo "== cross-compiling for Windows ($build_type) in $build_dir"
+  # WINEDEBUG=-all: quiet wine, when it builds the book.
+  export WINEDEBUG="${WINEDEBUG:--all}"
+  cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" \
+    -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64-x86_64.cmake" "${book_builder[@]}"
+  cmake --build "$build_dir" -j "$jobs" --target chariot
+  # The book target exists when wine or a book builder was found.
+  if cmake --build "$build_dir" --target help | grep -q chariot_book; then
+    cmake --build "$build_dir" -j "$jobs" --target chariot_book
+  fi
+  echo "== built $build_dir/chariot.exe$( [ -f "$build_dir/chariot.book" ] && echo " and $build_dir/chariot.book")"
+  exit 0
+fi
 echo "== building ($build_type) in $build_dir"
 cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type"
 cmake --build "$build_dir" -j "$jobs"

@@ -224,7 +224,7 @@ TEST_CASE("clear empties a used table, small or large", "[tt]") {
 
 // Through the real binary: the protocol answers isready at once after a
 // huge hash size. Zero-filling the table at allocation took 13 s for 4 GB.
-TEST_CASE("a huge hash size never keeps isready waiting", "[tt][protocol]") {
+TEST_CASE("a huge hash size never keeps isready waiting", "[tt][protocol][process]") {
     using namespace std::chrono_literals;
     chariot::test::EngineProcess e;
     chariot::test::ucciHandshake(e, 2000ms);
