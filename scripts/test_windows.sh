@@ -2,7 +2,8 @@
 # Build the Windows targets with MinGW-w64 and check them under wine:
 #
 #   1. scripts/build.sh windows (chariot.exe + chariot.book), then chariot_tests.exe
-#   2. `chariot.exe bench` must search exactly as many nodes as the Linux build
+#   2. `chariot.exe bench` must search exactly as many nodes as the Linux build,
+#      and chariot.exe must find its book in a folder with a non-ASCII name
 #   3. the Catch2 suite under wine, less the tests that start engine processes
 #      (test_protocol.cpp, test_hardening.cpp and the [process] tag: they fork
 #      and exec through POSIX calls; the protocol is checked by step 4 instead)
@@ -60,6 +61,24 @@ linux_nodes=$("$native_dir/chariot" bench | nodes)
 windows_nodes=$("$wine" "$exe" bench | nodes)
 echo "Linux: $linux_nodes nodes, Windows (wine): $windows_nodes nodes"
 if [ -z "$windows_nodes" ] || [ "$windows_nodes" != "$linux_nodes" ]; then fail "bench signatures differ"; fi
+
+# The default book is found beside chariot.exe in a folder whose name is not
+# ASCII: 棋 in GBK where the zh_CN.UTF-8 locale exists (wine's ANSI code page
+# is then 936, as on a Chinese Windows), else é in code page 1252.
+scratch="$(mktemp -d)"
+if locale -a 2>/dev/null | grep -qix 'zh_CN.utf-8\|zh_CN.utf8'; then
+  folder="$scratch/棋"; locale_vars=(LANG=zh_CN.UTF-8 LC_ALL=zh_CN.UTF-8)
+else
+  folder="$scratch/café"; locale_vars=(LANG=C.UTF-8 LC_ALL=C.UTF-8)
+fi
+mkdir "$folder"
+cp "$exe" "$win_dir/chariot.book" "$folder/"
+if env "${locale_vars[@]}" "$wine" "$folder/chariot.exe" book probe startpos | grep -aq '^h2e2 '; then
+  echo "book found beside chariot.exe in $folder (${locale_vars[0]})"
+else
+  fail "the book beside chariot.exe in $folder was not found"
+fi
+rm -rf "$scratch"
 
 step "3. Catch2 suite under wine"
 step_start=$(date +%s)

@@ -1,6 +1,7 @@
 #include "chariot/platform.h"
 
 #include <algorithm>
+#include <clocale>
 #include <fstream>
 #include <new>
 #include <utility>
@@ -54,6 +55,19 @@ std::optional<uint64_t> readNumber(const char* path, const char* key = nullptr) 
 #ifdef _WIN32
 
 // ---------------------------------------------------------------- Windows
+
+namespace {
+
+// Narrow file names are in the ANSI code page: GetModuleFileNameA returns
+// them so, the C runtime's fopen (std::ifstream) takes them so, but
+// libstdc++'s std::filesystem::path converts narrow strings with the C
+// locale, which is "C" (bytes widened one to one) until set. Without this a
+// book in C:\Users\<a Chinese name>\ (code page 936) was opened by ifstream
+// but not found by std::filesystem::is_regular_file. LC_CTYPE only: numbers
+// keep their "C" formatting.
+const bool fileNamesInAnsiCodePage = std::setlocale(LC_CTYPE, "") != nullptr;
+
+}  // namespace
 
 std::optional<LargeBlock> allocateLarge(size_t bytes, size_t alignment) {
     // VirtualAlloc returns 64 KB-aligned blocks; more alignment costs a

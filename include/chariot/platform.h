@@ -5,7 +5,10 @@
 //            the cgroup files for memory figures, /proc/self/exe, read(2).
 //   Windows: VirtualAlloc / VirtualFree (decommit + commit to zero a range),
 //            GlobalMemoryStatusEx, GetModuleFileNameA, ReadFile on the
-//            standard input handle (binary: CR LF arrives as two bytes).
+//            standard input handle (binary: CR LF arrives as two bytes). At
+//            start-up (a static initializer in platform.cpp) the C runtime's
+//            LC_CTYPE is set to the user's ANSI code page, so that every
+//            narrow file name (std::filesystem included) is read in it.
 #pragma once
 
 #include <cstddef>
