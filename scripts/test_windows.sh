@@ -45,7 +45,7 @@ step "1. building the Windows targets in $win_dir"
 BUILD_DIR="$win_dir" JOBS="$jobs" "$root/scripts/build.sh" windows
 cmake --build "$win_dir" -j "$jobs" --target chariot_tests
 exe="$win_dir/chariot.exe"
-[ -f "$win_dir/chariot.book" ] || fail "no chariot.book beside chariot.exe"
+[ -f "$win_dir/chariot.book" ] || { echo "FAIL: no chariot.book beside chariot.exe" >&2; exit 1; }
 if [ ! -x "$native_dir/chariot" ]; then
   step "building the Linux reference in $native_dir"
   cmake -S "$root" -B "$native_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
