@@ -100,11 +100,20 @@ mkfifo "$keep_dir/stdin"
 "$wine" "$exe" < "$keep_dir/stdin" > /dev/null 2>&1 &
 keeper=$!
 exec 9> "$keep_dir/stdin"
-# Closing the fifo is end of input: the idle engine exits by itself.
-release_keeper() { exec 9>&-; wait "$keeper" 2>/dev/null || true; rm -rf "$keep_dir"; }
+# The keeper is told to quit (closing the fifo is not enough: a wineserver
+# started meanwhile would inherit the write end and hold it open, so every
+# command below gets 9>&-); if it has not gone after 10 s, it is killed.
+release_keeper() {
+  { echo quit >&9; } 2>/dev/null || true
+  exec 9>&-
+  for _ in $(seq 50); do kill -0 "$keeper" 2>/dev/null || break; sleep 0.2; done
+  kill "$keeper" 2>/dev/null || true
+  wait "$keeper" 2>/dev/null || true
+  rm -rf "$keep_dir"
+}
 trap release_keeper EXIT
-"$wine" "$exe" version > /dev/null
-python3 "$tools/ucci_probe.py" "$wine $exe" | grep -E '^FAIL|handshake|passed' || fail "ucci_probe.py"
+"$wine" "$exe" version > /dev/null 9>&-
+python3 "$tools/ucci_probe.py" "$wine $exe" 9>&- | grep -E '^FAIL|handshake|passed' || fail "ucci_probe.py"
 
 step "5. match: wine chariot.exe against the Linux build, $games games, ${match_limit[*]}, margin $margin_ms ms"
 step_start=$(date +%s)
@@ -112,7 +121,7 @@ match_log="$win_dir/match.log"
 if python3 "$tools/xqmatch.py" --engine1 "$wine $exe" --name1 "Chariot-wine" \
      --engine2 "$native_dir/chariot" --name2 "Chariot-linux" \
      --openings "$tools/openings.txt" --games "$games" "${match_limit[@]}" --margin-ms "$margin_ms" \
-     > "$match_log" 2>&1; then
+     > "$match_log" 2>&1 9>&-; then
   grep -E '^Game |^W/D/L' "$match_log"
   played=$(grep -c '^Game ' "$match_log" || true)
   [ "$played" -eq "$games" ] || fail "match: $played of $games games finished"
