@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # Set up a fresh Debian machine for Chariot, build it, and run one job.
 #
-#   scripts/build.sh bench   install what is missing, build Release, run `chariot bench`
-#   scripts/build.sh test    install what is missing, build Release, run the whole test suite
-#                            (it also installs what .ci/run's XBoard test needs: XBoard, Xvfb,
-#                            xwd, ImageMagick and Fairy-Max's maxqi)
+#   scripts/build.sh bench     install what is missing, build Release, run `chariot bench`
+#   scripts/build.sh test      install what is missing, build Release, run the whole test suite
+#                              (it also installs what .ci/run's XBoard test needs: XBoard, Xvfb,
+#                              xwd, ImageMagick and Fairy-Max's maxqi)
+#   scripts/build.sh windows   install what is missing, cross-compile build-windows/chariot.exe
+#                              (MinGW-w64, cmake/mingw-w64-x86_64.cmake) and its chariot.book
 #
-# Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS.
+# Environment: BUILD_DIR (default build; build-windows for `windows`), BUILD_TYPE
+# (default Release), JOBS. `windows` builds the book with wine if it is
+# installed, else with a native chariot built in NATIVE_BUILD_DIR (default build).
 set -euo pipefail
 
 job="${1:-bench}"
-case "$job" in bench|test) ;; *) echo "usage: $0 bench|test" >&2; exit 2 ;; esac
+case "$job" in bench|test|windows) ;; *) echo "usage: $0 bench|test|windows" >&2; exit 2 ;; esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build_dir="${BUILD_DIR:-$root/build}"
+if [ "$job" = windows ]; then
+  build_dir="${BUILD_DIR:-$root/build-windows}"
+else
+  build_dir="${BUILD_DIR:-$root/build}"
+fi
 build_type="${BUILD_TYPE:-Release}"
 jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
@@ -24,6 +32,9 @@ if [ "$job" = test ]; then
   # a second xiangqi engine to play.
   packages+=(xboard xvfb x11-apps imagemagick fairymax)
 fi
+# fmt and Catch2 are used header-only by the cross build; g++ builds the book
+# builder when there is no wine.
+if [ "$job" = windows ]; then packages+=(g++-mingw-w64-x86-64-posix); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -40,6 +51,25 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 2. Configure and build.
+if [ "$job" = windows ]; then
+  book_builder=()
+  if ! command -v wine >/dev/null && ! command -v wine64 >/dev/null; then
+    native_dir="${NATIVE_BUILD_DIR:-$root/build}"
+    echo "== no wine: building the native chariot in $native_dir to build the book"
+    cmake -S "$root" -B "$native_dir" -DCMAKE_BUILD_TYPE="$build_type"
+    cmake --build "$native_dir" -j "$jobs" --target chariot
+    book_builder=(-DCHARIOT_BOOK_BUILDER="$native_dir/chariot")
+  fi
+  echo "== cross-compiling for Windows ($build_type) in $build_dir"
+  # WINEDEBUG=-all: quiet wine, when it builds the book.
+  export WINEDEBUG="${WINEDEBUG:--all}"
+  cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" \
+    -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64-x86_64.cmake" "${book_builder[@]}"
+  # The book is built by wine (the toolchain file found it) or by the native build.
+  cmake --build "$build_dir" -j "$jobs" --target chariot chariot_book
+  echo "== built $build_dir/chariot.exe and $build_dir/chariot.book"
+  exit 0
+fi
 echo "== building ($build_type) in $build_dir"
 cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type"
 cmake --build "$build_dir" -j "$jobs"

@@ -20,9 +20,9 @@
 #include <fstream>
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "chariot/book_format.h"
+#include "chariot/platform.h"
 
 namespace chariot {
 
@@ -370,16 +370,6 @@ Move fromElephantEyeMove(uint16_t raw) {
     return Move(from, to);
 }
 
-std::string defaultBookPath() {
-    char buffer[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-    std::string dir = ".";
-    if (n > 0) {
-        const std::string path(buffer, size_t(n));
-        const size_t slash = path.rfind('/');
-        if (slash != std::string::npos) dir = path.substr(0, slash);
-    }
-    return dir + "/chariot.book";
-}
+std::string defaultBookPath() { return platform::executableDir() + "/chariot.book"; }
 
 }  // namespace chariot

@@ -4,14 +4,10 @@
 #include <bit>
 #include <cstring>
 #include <cstdlib>
-#include <fstream>
 #include <new>
 #include <optional>
-#include <string>
-#include <utility>
 
-#include <sys/mman.h>
-#include <unistd.h>
+#include "chariot/platform.h"
 
 namespace chariot {
 
@@ -50,19 +46,6 @@ Value fromTT(Value v, int ply) {
     return v;
 }
 
-// The first number in a file (a /proc or cgroup value); nullopt if none.
-std::optional<uint64_t> readNumber(const char* path, const char* key = nullptr) {
-    std::ifstream in(path);
-    std::string word;
-    if (key) {
-        while (in >> word && word != key) {}
-        if (!in) return std::nullopt;
-    }
-    uint64_t value = 0;
-    if (!(in >> value)) return std::nullopt;
-    return value;
-}
-
 // The most megabytes a table may take. The kernel backs the pages only when
 // the search first writes them, so a table larger than the machine can back
 // would not fail to allocate: it would get the process killed in the middle
@@ -71,21 +54,9 @@ std::optional<uint64_t> readNumber(const char* path, const char* key = nullptr) 
 // headroom under a cgroup memory limit). Read after the old table is freed.
 size_t memoryLimitMB() {
     size_t limit = TranspositionTable::MaxMB;
-    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && pageSize > 0) limit = std::min(limit, (size_t(pages) * size_t(pageSize) >> 20) / 2);
-    std::optional<uint64_t> availableMB;
-    if (auto kb = readNumber("/proc/meminfo", "MemAvailable:")) availableMB = *kb >> 10;
-    // cgroup v2, then v1 (as seen from inside a container); "max" or a huge v1 value means no limit.
-    for (auto [max, used] : {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
-                             std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                                       "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
-        auto maxBytes = readNumber(max), usedBytes = readNumber(used);
-        if (!maxBytes || !usedBytes || *maxBytes >= (uint64_t(1) << 60)) continue;
-        const uint64_t headroomMB = (*maxBytes - std::min(*maxBytes, *usedBytes)) >> 20;
-        availableMB = availableMB ? std::min(*availableMB, headroomMB) : headroomMB;
-        break;
-    }
-    if (availableMB) limit = std::min<uint64_t>(limit, *availableMB / 4 * 3);
+    if (auto physical = platform::physicalMemoryBytes()) limit = std::min(limit, size_t(*physical >> 20) / 2);
+    if (auto available = platform::availableMemoryBytes())
+        limit = std::min<uint64_t>(limit, (*available >> 20) / 4 * 3);
     return std::max(limit, TranspositionTable::MinMB);
 }
 
@@ -121,34 +92,25 @@ void TranspositionTable::stopPopulating(bool abandon) {
 
 void TranspositionTable::release() {
     stopPopulating();
-    if (memory_) ::munmap(memory_, mappedBytes_);
-    memory_ = nullptr;
-    mappedBytes_ = 0;
+    platform::freeLarge(memory_);
     buckets_ = nullptr;
     bucketCount_ = 0;
 }
 
 bool TranspositionTable::allocate(size_t megabytes) {
+    // Aligned to 2 MB (on Linux marked for transparent huge pages): far fewer
+    // TLB misses on the random accesses of the search.
     constexpr size_t HugePage = size_t(2) << 20;
-    const size_t bytes = megabytes << 20;
-    // Aligned to 2 MB and marked for transparent huge pages: far fewer TLB
-    // misses on the random accesses of the search.
-    const size_t mapped = bytes + HugePage;
-    void* raw = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) return false;
-    const uintptr_t aligned = (reinterpret_cast<uintptr_t>(raw) + HugePage - 1) & ~uintptr_t(HugePage - 1);
-#ifdef MADV_HUGEPAGE
-    ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
-#endif
-    // No page is touched here: a fresh anonymous mapping reads as zeros (an
-    // empty table) and the kernel backs each page when the search first
-    // writes it. Zero-filling up front kept `readyok` waiting 0.5 s to 27 s
-    // for 8 GB (on a VM, longest when its host had not backed the memory
-    // yet); now the first search pays those page faults instead.
-    memory_ = raw;
-    mappedBytes_ = mapped;
-    buckets_ = reinterpret_cast<Bucket*>(aligned);
-    bucketCount_ = bytes / sizeof(Bucket);
+    auto block = platform::allocateLarge(megabytes << 20, HugePage);
+    if (!block) return false;
+    // No page is touched here: fresh memory reads as zeros (an empty table)
+    // and the system backs each page when the search first writes it.
+    // Zero-filling up front kept `readyok` waiting 0.5 s to 27 s for 8 GB (on
+    // a VM, longest when its host had not backed the memory yet); now the
+    // first search pays those page faults instead.
+    memory_ = *block;
+    buckets_ = static_cast<Bucket*>(block->data);
+    bucketCount_ = block->bytes / sizeof(Bucket);
     return true;
 }
 
@@ -166,22 +128,20 @@ size_t TranspositionTable::resize(size_t megabytes) {
 void TranspositionTable::clear() {
     const size_t bytes = bucketCount_ * sizeof(Bucket);
     // Zero-filling gigabytes takes seconds (ucinewgame must not keep isready
-    // waiting). Dropped pages of a private anonymous mapping read back as
-    // zeros and are backed afresh on the next write, like a new table. A small
-    // table is just zero-filled: faster than faulting its pages in again.
+    // waiting). Pages given back to the system read back as zeros and are
+    // backed afresh on the next write, like a new table. A small table is
+    // just zero-filled: faster than faulting its pages in again.
     stopPopulating();
     if (!written_.load(std::memory_order_relaxed)) {
         generation_ = 0;
         return;
     }
     written_.store(false, std::memory_order_relaxed);
-#ifdef __linux__
-    if (bytes > SmallTableBytes && ::madvise(static_cast<void*>(buckets_), bytes, MADV_DONTNEED) == 0) {
+    if (bytes > SmallTableBytes && platform::discardPages(buckets_, bytes)) {
         generation_ = 0;
         startPopulating();
         return;
     }
-#endif
     std::memset(static_cast<void*>(buckets_), 0, bytes);
     generation_ = 0;
 }

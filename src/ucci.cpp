@@ -1,7 +1,5 @@
 #include "chariot/ucci.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -9,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "chariot/bench.h"
+#include "chariot/platform.h"
+#include "chariot/version.h"
 #include "chariot/wdl.h"
 #include "chariot/xboard.h"
 
@@ -17,7 +17,7 @@ namespace chariot {
 namespace {
 
 constexpr std::string_view EngineName = "Chariot";
-constexpr std::string_view EngineVersion = "0.1";
+const std::string_view EngineVersion = version::number();
 constexpr std::string_view EngineAuthor = "the Chariot developers";
 
 std::string joinTokens(const std::vector<std::string>& tokens, size_t from, size_t to) {
@@ -162,11 +162,10 @@ int Protocol::runStdin() {
         std::vector<LineSplitter::Line> lines;
         char buffer[65536];
         while (true) {
-            ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
+            const size_t n = platform::readStdin(buffer, sizeof buffer);
+            if (n == 0) break;
             lines.clear();
-            splitter.feed(buffer, size_t(n), lines);
+            splitter.feed(buffer, n, lines);
             for (auto& l : lines)
                 if (!send({Event::Line, std::move(l.text), l.truncated})) return;
         }

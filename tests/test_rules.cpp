@@ -475,7 +475,7 @@ TEST_CASE("the chaser steers out at the first repetition; the victim repeats to 
 // ---------------------------------------------------------------------------
 // The protocol and the command line
 
-TEST_CASE("the chase rule is an option of both dialects", "[rules][protocol]") {
+TEST_CASE("the chase rule is an option of both dialects", "[rules][protocol][process]") {
     using chariot::test::EngineProcess;
     {
         EngineProcess e;
@@ -523,7 +523,7 @@ TEST_CASE("the chase rule is an option of both dialects", "[rules][protocol]") {
     }
 }
 
-TEST_CASE("chariot rules prints the verdict", "[rules][cli]") {
+TEST_CASE("chariot rules prints the verdict", "[rules][cli][process]") {
     using chariot::test::EngineProcess;
     std::vector<std::string> args = {"rules"};
     for (const auto& w : split(CannonChase)) args.push_back(w);

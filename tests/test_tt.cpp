@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
+#include "chariot/platform.h"
 #include "chariot/tt.h"
 #include "engine_process.h"
 
@@ -225,7 +224,7 @@ TEST_CASE("clear empties a used table, small or large", "[tt]") {
 
 // Through the real binary: the protocol answers isready at once after a
 // huge hash size. Zero-filling the table at allocation took 13 s for 4 GB.
-TEST_CASE("a huge hash size never keeps isready waiting", "[tt][protocol]") {
+TEST_CASE("a huge hash size never keeps isready waiting", "[tt][protocol][process]") {
     using namespace std::chrono_literals;
     chariot::test::EngineProcess e;
     chariot::test::ucciHandshake(e, 2000ms);
@@ -269,7 +268,7 @@ TEST_CASE("a huge hash size never keeps isready waiting", "[tt][protocol]") {
         return std::any_of(seen.begin(), seen.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
     };
     CHECK(has("info string option hashsize: 999999999 is out of range, using 65536"));
-    const uint64_t physicalMB = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) >> 20;
+    const uint64_t physicalMB = platform::physicalMemoryBytes().value_or(0) >> 20;
     auto got = std::find_if(seen.begin(), seen.end(),
                             [](const std::string& l) { return l.rfind("info string hash table is ", 0) == 0; });
     if (physicalMB < 2 * TranspositionTable::MaxMB) {

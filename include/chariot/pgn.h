@@ -14,7 +14,7 @@ namespace chariot::pgn {
 // --- text ------------------------------------------------------------------
 
 bool isValidUtf8(std::string_view bytes);
-// GBK (CP936) to UTF-8. Uses the C library's iconv when `useSystem` and it
+// GBK (CP936) to UTF-8. Uses the system's converter (platform.h) when `useSystem` and it
 // converts the whole text; otherwise Chariot's own table, which holds every
 // character of xiangqi notation (simplified and traditional), the common
 // words of tags and results and the CJK punctuation; any other character

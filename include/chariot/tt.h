@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <thread>
 
+#include "chariot/platform.h"
 #include "chariot/types.h"
 
 namespace chariot {
@@ -86,8 +87,7 @@ private:
     std::thread populator_;
     std::atomic<bool> populateStop_{false};
 
-    void* memory_ = nullptr;  // the mapping (buckets_ is aligned inside it)
-    size_t mappedBytes_ = 0;
+    platform::LargeBlock memory_;  // buckets_ is its aligned start
     Bucket* buckets_ = nullptr;
     size_t bucketCount_ = 0;
     uint8_t generation_ = 0;  // multiple of GenerationStep: the low three bits hold isPv and the bound

@@ -2,8 +2,6 @@
 
 #include <iostream>
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include "chariot/analyze.h"
@@ -11,11 +9,13 @@
 #include "chariot/book_tool.h"
 #include "chariot/datagen.h"
 #include "chariot/epd.h"
+#include "chariot/platform.h"
 #include "chariot/position.h"
 #include "chariot/rules.h"
 #include "chariot/tool_args.h"
 #include "chariot/tune.h"
 #include "chariot/ucci.h"
+#include "chariot/version.h"
 
 namespace chariot {
 
@@ -34,6 +34,7 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("       chariot epd <suite.epd> [--movetime MS|--depth D|--nodes N]  run a test suite (bm/am)");
     print("       chariot datagen [options] <out.data>  self-play training data for the network");
     print("                                      ('chariot datagen --help' for the options)");
+    print("       chariot version                version, commit, compiler and instruction set (also --version)");
     print("       chariot help                   this text");
 }
 
@@ -86,10 +87,14 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
     if (cmd == "tune") return tune::runTuneTool(std::vector<std::string>(args.begin() + 1, args.end()), print);
     if (cmd == "analyze")
         return analyze::runAnalyzeTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr,
-                                       std::cin, isatty(STDERR_FILENO) == 1);
+                                       std::cin, platform::stderrIsTerminal());
     if (cmd == "datagen")
         return datagen::runDatagenTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
     if (cmd == "epd") return epd::runEpdTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
+    if (cmd == "version" || cmd == "--version") {
+        for (const auto& line : version::describe()) print(line);
+        return 0;
+    }
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         usage(print);
         return 0;

@@ -1,12 +1,11 @@
 #include "chariot/pgn.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <iconv.h>
 
 #include <fmt/format.h>
 
 #include "chariot/notation.h"
+#include "chariot/platform.h"
 #include "chariot/position.h"
 
 namespace chariot::pgn {
@@ -100,26 +99,11 @@ void appendUtf8(std::string& out, char32_t c) {
     }
 }
 
-std::optional<std::string> systemGbkToUtf8(std::string_view bytes) {
-    iconv_t cd = iconv_open("UTF-8", "GBK");
-    if (cd == iconv_t(-1)) return std::nullopt;
-    std::string out(bytes.size() * 2 + 16, '\0');  // a GBK character becomes at most 3 bytes
-    char* in = const_cast<char*>(bytes.data());
-    size_t inLeft = bytes.size();
-    char* dst = out.data();
-    size_t outLeft = out.size();
-    const size_t rc = iconv(cd, &in, &inLeft, &dst, &outLeft);
-    iconv_close(cd);
-    if (rc == size_t(-1) || inLeft != 0) return std::nullopt;
-    out.resize(out.size() - outLeft);
-    return out;
-}
-
 }  // namespace
 
 std::string gbkToUtf8(std::string_view bytes, bool useSystem) {
     if (useSystem)
-        if (auto converted = systemGbkToUtf8(bytes)) return *converted;
+        if (auto converted = platform::systemGbkToUtf8(bytes)) return *converted;
     std::string out;
     out.reserve(bytes.size() * 3 / 2);
     for (size_t i = 0; i < bytes.size(); ++i) {

@@ -494,7 +494,8 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
                           stats.games, stats.gamesUsed, stats.positions, stats.inCheck, stats.leafInCheck,
                           stats.moved, stats.badMoves));
     if (!dumpPath.empty()) {
-        std::ofstream out(dumpPath);
+        // Binary: the same bytes (LF line ends) on every system.
+        std::ofstream out(dumpPath, std::ios::binary);
         size_t written = 0;
         for (size_t i = 0; i < samples.size(); i += size_t(dumpEvery), ++written)
             out << samples[i].game << '\t' << samples[i].result << '\t' << leaves[i] << '\n';

@@ -1,0 +1,65 @@
+// The operating system, behind one small interface: the only code in the
+// engine that differs between Linux and Windows is src/platform.cpp.
+//
+//   Linux:   mmap + madvise (transparent huge pages, MADV_DONTNEED), /proc and
+//            the cgroup files for memory figures, /proc/self/exe, read(2).
+//   Windows: VirtualAlloc / VirtualFree (decommit + commit to zero a range),
+//            GlobalMemoryStatusEx, GetModuleFileNameA, ReadFile on the
+//            standard input handle (binary: CR LF arrives as two bytes). At
+//            start-up (a static initializer in platform.cpp) the C runtime's
+//            LC_CTYPE is set to the user's ANSI code page, so that every
+//            narrow file name (std::filesystem included) is read in it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace chariot::platform {
+
+// A large block of memory that reads as zeros and whose pages the system
+// backs only when they are first written. `data` is aligned as asked; `base`
+// and `reserved` describe the whole reservation (for freeLarge).
+struct LargeBlock {
+    void* data = nullptr;
+    size_t bytes = 0;
+    void* base = nullptr;
+    size_t reserved = 0;
+};
+
+// `alignment` is a power of two; on Linux a block aligned to 2 MB or more is
+// marked for transparent huge pages. Nullopt if the system refuses.
+std::optional<LargeBlock> allocateLarge(size_t bytes, size_t alignment);
+void freeLarge(LargeBlock& block);  // empties `block`
+// Gives the pages of [data, data + bytes) back to the system so that they read
+// as zeros again, without touching them (milliseconds at any size). `data`
+// and `bytes` must be multiples of the page size (4 KB; 64 KB on Windows is
+// not needed). False if this cannot be done here: then zero-fill instead.
+bool discardPages(void* data, size_t bytes);
+
+// Physical memory of the machine, and the memory a new allocation can still
+// get backed now (Linux: MemAvailable, capped by the headroom under a cgroup
+// memory limit; Windows: the available physical memory). Nullopt if unknown.
+std::optional<uint64_t> physicalMemoryBytes();
+std::optional<uint64_t> availableMemoryBytes();
+
+// Is standard error a terminal (a console on Windows)?
+bool stderrIsTerminal();
+
+// The folder that holds the running executable, without a trailing separator,
+// in the form the narrow file APIs take (on Windows: the ANSI code page);
+// "." if it cannot be found.
+std::string executableDir();
+
+// Reads up to `size` bytes of standard input as they arrive, untranslated.
+// Returns the count, 0 at end of input (or on an error that ends it).
+size_t readStdin(char* buffer, size_t size);
+
+// GBK (code page 936) to UTF-8 by the system's converter (Linux: the C
+// library's iconv; Windows: MultiByteToWideChar). Nullopt if there is none
+// or the bytes are not valid GBK.
+std::optional<std::string> systemGbkToUtf8(std::string_view bytes);
+
+}  // namespace chariot::platform
