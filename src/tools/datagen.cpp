@@ -17,6 +17,7 @@
 #include "chariot/book.h"
 #include "chariot/eval.h"
 #include "chariot/movegen.h"
+#include "chariot/nnue.h"
 #include "chariot/rules.h"
 #include "chariot/thread.h"
 #include "chariot/tool_args.h"
@@ -193,6 +194,8 @@ struct Settings {
     int maxPlies = 400;
     int hashMB = 16;
     std::string book;  // default: the engine's
+    std::string net;   // empty: the handcrafted evaluation; "embedded" or a net file
+    std::shared_ptr<const nnue::Network> network;
     int progressSeconds = 10;
 };
 
@@ -212,6 +215,7 @@ public:
         auto random = [&rng] { return tables::splitMix64(rng); };
         SearchOptions options;
         options.threads = 1;
+        options.net = settings_.network;
         Game game;
         game.seed = settings_.seed;
         game.index = index;
@@ -347,6 +351,8 @@ constexpr const char* Usage =
     "         --random-plies A-B  then A to B uniformly random legal plies (default 2-8)\n"
     "         --max-plies N    a game longer than N plies is a draw (default 400)\n"
     "         --hash MB        hash table per game thread (default 16)\n"
+    "         --net FILE       evaluate with this NNUE net ('embedded': the built-in one; default: the\n"
+    "                          handcrafted evaluation)\n"
     "         --progress S     a progress line on stderr every S seconds (default 10)\n"
     "       chariot datagen merge <out.data> <in.data>...   concatenate shards (valid records, no duplicates)\n"
     "       chariot datagen check <file.data>...            count games, positions, results, damage\n";
@@ -559,6 +565,10 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
             const std::string* v = value();
             if (!v) ok = false, err << "datagen: --book needs a file (or 'none')\n";
             else s.book = *v;
+        } else if (a == "--net") {
+            const std::string* v = value();
+            if (!v) ok = false, err << "datagen: --net needs a file (or 'embedded')\n";
+            else s.net = *v;
         } else if (a == "--random-plies") {
             const std::string* v = value();
             const size_t dash = v ? v->find('-') : std::string::npos;
@@ -578,6 +588,16 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
         if (!ok) return 2;
     }
     if (s.out.empty()) return err << Usage, 2;
+    if (!s.net.empty()) {
+        std::string error;
+        s.network = s.net == "embedded" ? nnue::embeddedNetwork() : nnue::Network::load(s.net, error);
+        if (!s.network) {
+            err << "datagen: --net " << s.net << ": "
+                << (s.net == "embedded" ? nnue::embeddedNetworkError() : error) << '\n';
+            return 2;
+        }
+        err << "datagen: evaluating with the net " << s.network->name() << '\n';
+    }
     return generateData(s, err);
 }
 
