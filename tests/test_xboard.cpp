@@ -537,25 +537,25 @@ TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard]
     e.send("post");
     e.send("analyze");
     std::vector<std::string> seen;
-    auto line = e.waitFor("4 ", 5000ms, &seen);  // thinking at depth 4
+    auto line = e.waitFor("4 ", 10000ms, &seen);  // thinking at depth 4
     REQUIRE(line);
     auto t = thinking(*line);
     REQUIRE(t);
     REQUIRE_FALSE(t->pv.empty());
     CHECK(isLegalIn(std::string(StartFen), t->pv[0]));
     e.send(".");
-    auto stat = e.waitFor("stat01: ", 2000ms);
+    auto stat = e.waitFor("stat01: ", 10000ms);
     REQUIRE(stat);
     CHECK(words(*stat).size() >= 6);
     CHECK(words(*stat)[5] == "44");  // legal moves at the start
     // A move restarts the analysis on the new position (black to move).
     e.send("usermove h2e2");
     e.send("ping 2");
-    REQUIRE(e.waitFor("pong 2", 2000ms));
+    REQUIRE(e.waitFor("pong 2", 10000ms));
     const std::string afterMove = fenAfter(std::string(StartFen), {"h2e2"});
     int checked = 0;
     for (int i = 0; i < 50 && checked < 3; ++i) {
-        line = e.readLine(3000ms);
+        line = e.readLine(10000ms);
         REQUIRE(line);
         t = thinking(*line);
         if (!t || t->pv.empty()) continue;
@@ -566,8 +566,8 @@ TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard]
     // undo: back to the start.
     e.send("undo");
     e.send("ping 3");
-    REQUIRE(e.waitFor("pong 3", 2000ms));
-    line = e.waitFor("3 ", 5000ms);
+    REQUIRE(e.waitFor("pong 3", 10000ms));
+    line = e.waitFor("3 ", 10000ms);
     REQUIRE(line);
     t = thinking(*line);
     REQUIRE(t);
@@ -577,11 +577,11 @@ TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard]
     e.send("exit");
     e.send("ping 4");
     seen.clear();
-    REQUIRE(e.waitFor("pong 4", 2000ms, &seen));
+    REQUIRE(e.waitFor("pong 4", 10000ms, &seen));
     CHECK(starting(seen, "move ").empty());
     seen.clear();
     CHECK_FALSE(e.waitFor("move ", 300ms, &seen));
     for (const auto& l : seen) CHECK_FALSE(thinking(l));
     e.send("quit");
-    CHECK(e.waitExit(2000ms) == 0);
+    CHECK(e.waitExit(10000ms) == 0);
 }
