@@ -27,7 +27,7 @@ namespace chariot::nnue {
 constexpr int FeatureCount = 2 * PieceTypeCount * 90;  // 1260
 constexpr int BucketCount = 8;
 constexpr int MaxHidden = 1024;
-constexpr int QA = 255;             // the only one the kernels take: v = clamp(acc, 0, 255)
+constexpr int QA = 255;               // the only one the kernels take: v = clamp(acc, 0, 255)
 constexpr int MaxOutputWeight = 128;  // |outWeight| at most this, so that v * w fits int16
 constexpr size_t HeaderBytes = 40;
 constexpr uint32_t FormatVersion = 1;
@@ -57,8 +57,8 @@ public:
     AlignedArray() = default;
     explicit AlignedArray(size_t count) : size_(count) {
         const size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
-        data_.reset(static_cast<T*>(std::aligned_alloc(64, bytes ? bytes : 64)));
-        if (!data_) throw std::bad_alloc();
+        // Aligned operator new (C++17): std::aligned_alloc is missing on Windows.
+        data_.reset(static_cast<T*>(::operator new (bytes ? bytes : 64, std::align_val_t{64})));
     }
     T* data() { return data_.get(); }
     const T* data() const { return data_.get(); }
@@ -68,7 +68,7 @@ public:
 
 private:
     struct Free {
-        void operator()(T* p) const { std::free(p); }
+        void operator()(T* p) const { ::operator delete (p, std::align_val_t{64}); }
     };
     std::unique_ptr<T, Free> data_;
     size_t size_ = 0;
