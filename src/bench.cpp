@@ -89,10 +89,11 @@ BenchResult runBench(Engine& engine, const BenchConfig& config, const std::funct
         result.perPosition.push_back(r.nodes);
         result.bestMoves.push_back(r.best);
         result.nodes += r.nodes;
-        print(fmt::format("Position {:>2}/{}: bestmove {} score {} nodes {}", i + 1, count,
-                          r.best.toString(), r.score, r.nodes));
+        print(fmt::format("Position {:>2}/{}: bestmove {} score {} nodes {}", i + 1, count, r.best.toString(), r.score,
+                          r.nodes));
     }
-    result.timeMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    result.timeMs =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     print("===========================");
     print(fmt::format("Total time (ms) : {}", result.timeMs));
     print(fmt::format("Nodes searched  : {}", result.nodes));
@@ -142,7 +143,8 @@ std::optional<std::string> parseBenchArgs(const std::vector<std::string>& words,
 uint64_t runPerft(const Position& root, int depth, const std::function<void(const std::string&)>& print) {
     Position pos = root;
     auto start = std::chrono::steady_clock::now();
-    uint64_t total = perftDivide(pos, depth, [&](Move m, uint64_t n) { print(fmt::format("{}: {}", m.toString(), n)); });
+    uint64_t total =
+        perftDivide(pos, depth, [&](Move m, uint64_t n) { print(fmt::format("{}: {}", m.toString(), n)); });
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     print(fmt::format("Nodes searched: {}", total));
     print(fmt::format("info string perft {} time {} ms nps {}", depth, int64_t(seconds * 1000),

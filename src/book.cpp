@@ -150,8 +150,7 @@ private:
     std::pair<const Entry*, const Entry*> find(uint64_t key) const {
         const Entry* begin = entries_.data();
         const Entry* end = begin + entries_.size();
-        const Entry* first =
-            std::lower_bound(begin, end, key, [](const Entry& e, uint64_t k) { return e.key < k; });
+        const Entry* first = std::lower_bound(begin, end, key, [](const Entry& e, uint64_t k) { return e.key < k; });
         const Entry* last = first;
         while (last != end && last->key == key) ++last;  // a position has a handful of records
         return {first, last};
@@ -236,9 +235,10 @@ std::optional<Records> parseBook(const std::vector<unsigned char>& bytes, std::s
         const uint64_t count = readLe32(data + 12);
         const uint64_t expected = HeaderBytes + count * RecordBytes;
         if (size < expected) {
-            error = fmt::format("truncated Chariot book: the header announces {} records ({} bytes) but the file "
-                                "has {} bytes",
-                                count, expected, size);
+            error = fmt::format(
+                "truncated Chariot book: the header announces {} records ({} bytes) but the file "
+                "has {} bytes",
+                count, expected, size);
             return std::nullopt;
         }
         if (size > expected) {
@@ -261,9 +261,10 @@ std::optional<Records> parseBook(const std::vector<unsigned char>& bytes, std::s
             return std::nullopt;
         }
         if (size % EleEyeRecordBytes != 0) {
-            error = fmt::format("not a book: no CHARBOOK header, and the size ({} bytes) is not a multiple of 8 "
-                                "as an ElephantEye BOOK.DAT would be",
-                                size);
+            error = fmt::format(
+                "not a book: no CHARBOOK header, and the size ({} bytes) is not a multiple of 8 "
+                "as an ElephantEye BOOK.DAT would be",
+                size);
             return std::nullopt;
         }
         entries.resize(size / EleEyeRecordBytes);

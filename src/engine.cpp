@@ -81,11 +81,11 @@ void Engine::declareOptions() {
                                 });
     threads.zeroMeansDefault = true;
     options_.add(std::move(threads));
-    options_.add(spinOption("multipv", "MultiPV", 1, 1, 128, "number of best lines reported",
-                            [this](const OptionValue& v) {
-                                searchOptions_.multiPV = int(v.spin);
-                                return Messages{};
-                            }));
+    options_.add(
+        spinOption("multipv", "MultiPV", 1, 1, 128, "number of best lines reported", [this](const OptionValue& v) {
+            searchOptions_.multiPV = int(v.spin);
+            return Messages{};
+        }));
     options_.add(checkOption("ponder", "Ponder", false, "the GUI may ponder: plan a little more time per move",
                              [this](const OptionValue& v) {
                                  ponderOption_ = v.check;
@@ -124,11 +124,11 @@ void Engine::declareOptions() {
                                 moveOverheadMs_ = v.spin;
                                 return Messages{};
                             }));
-    options_.add(comboOption("pruning", "Pruning", "large", Levels, "how aggressively to prune",
-                             [this](const OptionValue& v) {
-                                 searchOptions_.pruning = Pruning(levelIndex(Levels, v.text));
-                                 return Messages{};
-                             }));
+    options_.add(
+        comboOption("pruning", "Pruning", "large", Levels, "how aggressively to prune", [this](const OptionValue& v) {
+            searchOptions_.pruning = Pruning(levelIndex(Levels, v.text));
+            return Messages{};
+        }));
     options_.add(comboOption("knowledge", "Knowledge", "large", Levels, "how much evaluation knowledge",
                              [this](const OptionValue& v) {
                                  searchOptions_.knowledge = Knowledge(levelIndex(Levels, v.text));
@@ -141,8 +141,9 @@ void Engine::declareOptions() {
                              "`knowledge` large only: the lower levels stay handcrafted)",
                              [this, say](const OptionValue& v) {
                                  useNnue_ = v.check;
-                                 return say(v.check && !net_, "usennue: no net is loaded (set evalfile); the "
-                                                              "handcrafted evaluation stays in use");
+                                 return say(v.check && !net_,
+                                            "usennue: no net is loaded (set evalfile); the "
+                                            "handcrafted evaluation stays in use");
                              }));
     options_.add(stringOption(
         "evalfile", "EvalFile", "<embedded>",
@@ -175,8 +176,7 @@ void Engine::declareOptions() {
                                  return Messages{};
                              }));
     Option randomness = comboOption("randomness", "Randomness", "none", RandomnessLevels,
-                                    "small random variation of the search's move choice",
-                                    [this](const OptionValue& v) {
+                                    "small random variation of the search's move choice", [this](const OptionValue& v) {
                                         randomness_ = Randomness(levelIndex(RandomnessLevels, v.text));
                                         return Messages{};
                                     });
@@ -213,22 +213,21 @@ void Engine::declareOptions() {
     options_.add(checkOption("promotion", "", false,
                              "UCCI's advisor/elephant promotion variant: not supported (false is the standard rules)",
                              [say](const OptionValue& v) {
-                                 return say(v.check, "promotion: the promotion variant is not supported; playing "
-                                                     "the standard rules");
+                                 return say(v.check,
+                                            "promotion: the promotion variant is not supported; playing "
+                                            "the standard rules");
                              }));
-    options_.add(checkOption("useegtb", "", false, "endgame tablebases: Chariot has none",
-                             [say](const OptionValue& v) {
-                                 return say(v.check, "useegtb: Chariot has no endgame tablebases; ignored");
-                             }));
-    options_.add(comboOption("idle", "", "none", Levels, "CPU to leave free while thinking: not supported (always none)",
-                             [say](const OptionValue& v) {
-                                 return say(v.text != "none",
-                                            "idle: Chariot does not throttle itself; use fewer threads instead");
-                             }));
-    options_.add(comboOption("style", "", "normal", {"solid", "normal", "risky"}, "playing style: only normal",
-                             [say](const OptionValue& v) {
-                                 return say(v.text != "normal", "style: only normal is supported; ignored");
-                             }));
+    options_.add(checkOption("useegtb", "", false, "endgame tablebases: Chariot has none", [say](const OptionValue& v) {
+        return say(v.check, "useegtb: Chariot has no endgame tablebases; ignored");
+    }));
+    options_.add(comboOption(
+        "idle", "", "none", Levels, "CPU to leave free while thinking: not supported (always none)",
+        [say](const OptionValue& v) {
+            return say(v.text != "none", "idle: Chariot does not throttle itself; use fewer threads instead");
+        }));
+    options_.add(comboOption(
+        "style", "", "normal", {"solid", "normal", "risky"}, "playing style: only normal",
+        [say](const OptionValue& v) { return say(v.text != "normal", "style: only normal is supported; ignored"); }));
 #if CHARIOT_TUNABLE
     // Tuning builds only: every search constant of SearchParamTable as a spin
     // option (UCI name as in the table, UCCI name in lower case) for SPSA.
@@ -278,8 +277,8 @@ SearchOptions Engine::preparedOptions() {
     // The hash table keeps static evaluations: when the evaluation changes
     // (another net, the handcrafted one, another knowledge level) they
     // would be another evaluation's, so the table starts afresh.
-    const std::pair<const void*, Knowledge> evaluation{options.knowledge == Knowledge::Large ? options.net.get() : nullptr,
-                                                       options.knowledge};
+    const std::pair<const void*, Knowledge> evaluation{
+        options.knowledge == Knowledge::Large ? options.net.get() : nullptr, options.knowledge};
     if (evaluation != lastEvaluation_) {
         if (lastEvaluation_.second != Knowledge(0xFF)) tt_.clear();
         lastEvaluation_ = evaluation;
@@ -317,16 +316,15 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
         limitStrength(options, skill);
         callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);
     }
-    SearchCallbacks sc{std::move(callbacks.onIteration), std::move(callbacks.onCurrentMove),
-                       std::move(callbacks.onProgress),
-                       [this, onBest = std::move(callbacks.onBestMove), limited, skill,
-                        seed = options.seed](const SearchResult& r) {
-                           BestMove answer;
-                           answer.result = r;
-                           if (limited) chooseLimitedMove(answer.result, skill, seed);
-                           judgeOutcome(answer, drawOffered_.load(), !limited || skill.level >= skill::MinResignLevel);
-                           if (onBest) onBest(answer);
-                       }};
+    SearchCallbacks sc{
+        std::move(callbacks.onIteration), std::move(callbacks.onCurrentMove), std::move(callbacks.onProgress),
+        [this, onBest = std::move(callbacks.onBestMove), limited, skill, seed = options.seed](const SearchResult& r) {
+            BestMove answer;
+            answer.result = r;
+            if (limited) chooseLimitedMove(answer.result, skill, seed);
+            judgeOutcome(answer, drawOffered_.load(), !limited || skill.level >= skill::MinResignLevel);
+            if (onBest) onBest(answer);
+        }};
     searcher_.start(position_, limits, options, std::move(sc));
 }
 
@@ -351,9 +349,7 @@ SearchResult Engine::search(const SearchLimits& limits, const std::function<void
     return result;
 }
 
-double Engine::skillLevel() const {
-    return limitStrength_ ? skill::levelForElo(elo_) : double(skillLevel_);
-}
+double Engine::skillLevel() const { return limitStrength_ ? skill::levelForElo(elo_) : double(skillLevel_); }
 
 void Engine::limitStrength(SearchOptions& options, const skill::Params& params) const {
     options.depthCap = std::min(options.depthCap, params.depth);

@@ -72,7 +72,8 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
             bool ownPawnAhead = false;
             for (int k = 0; k < pos.count(ownPawn); ++k) {
                 const Square p = pos.squares(ownPawn)[k];
-                ownPawnAhead |= fileOf(p) == fileOf(from) && (us == Color::Red ? rankOf(p) > rankOf(from) : rankOf(p) < rankOf(from));
+                ownPawnAhead |= fileOf(p) == fileOf(from) &&
+                                (us == Color::Red ? rankOf(p) > rankOf(from) : rankOf(p) < rankOf(from));
             }
             if (!ownPawnAhead) t.add(Pieces, W.rookOpenFile);
         }
@@ -137,8 +138,10 @@ void evaluateSide(const Position& pos, Color us, Knowledge knowledge, Sink& t) {
     for (Piece p : {enemyCannon, enemyRook})
         for (int i = 0, n = pos.count(p); i < n; ++i) {
             const Square s = pos.squares(p)[i];
-            if (fileOf(s) == fileOf(ksq)) lines |= index(s) > index(ksq) ? 1u : 2u;
-            else if (rankOf(s) == rankOf(ksq)) lines |= index(s) > index(ksq) ? 4u : 8u;
+            if (fileOf(s) == fileOf(ksq))
+                lines |= index(s) > index(ksq) ? 1u : 2u;
+            else if (rankOf(s) == rankOf(ksq))
+                lines |= index(s) > index(ksq) ? 4u : 8u;
         }
     forEachDirection([&](auto dir) {
         constexpr unsigned bit = dir() == Up ? 1u : dir() == Down ? 2u : dir() == Right ? 4u : 8u;
@@ -208,8 +211,8 @@ bool hasAttackers(const Position& pos, Color c) {
 
 bool nullMoveSafe(const Position& pos) {
     const Color us = pos.sideToMove();
-    const int pieces = pos.count(us, PieceType::Rook) * 2 + pos.count(us, PieceType::Horse) +
-                       pos.count(us, PieceType::Cannon);
+    const int pieces =
+        pos.count(us, PieceType::Rook) * 2 + pos.count(us, PieceType::Horse) + pos.count(us, PieceType::Cannon);
     return pieces >= 2;
 }
 
@@ -228,8 +231,9 @@ Value finish(int mg, int eg, int phase, Color sideToMove, ScaleFor scaleFor, int
     return sideToMove == Color::Red ? value + EvalTempo : -value + EvalTempo;
 }
 Value finish(const Position& pos, Score total, int phase, int* scaledOut = nullptr, Value* redOut = nullptr) {
-    return finish(total.mg(), total.eg(), phase, pos.sideToMove(), [&](Color c) { return endgameScale(pos, c); },
-                  scaledOut, redOut);
+    return finish(
+        total.mg(), total.eg(), phase, pos.sideToMove(), [&](Color c) { return endgameScale(pos, c); }, scaledOut,
+        redOut);
 }
 
 // evaluate() with the phase already known.
@@ -286,9 +290,7 @@ Value evaluate(const Position& pos, Knowledge knowledge) {
 std::string evalReport(const Position& pos) {
     EvalTrace t;
     Value v = evaluate(pos, t);
-    auto row = [&](std::string_view name, Score s) {
-        return fmt::format("{:<14}{:>8}{:>8}\n", name, s.mg(), s.eg());
-    };
+    auto row = [&](std::string_view name, Score s) { return fmt::format("{:<14}{:>8}{:>8}\n", name, s.mg(), s.eg()); };
     std::string out = fmt::format("{:<14}{:>8}{:>8}\n", "term (red)", "mg", "eg");
     out += row("material+psq", t.material);
     out += row("mobility", t.mobility);
@@ -338,7 +340,7 @@ Value evaluateLinear(const EvalLinear& lin, const EvalParams& params) {
 
 std::string paramName(int i) {
     static constexpr const char* Pieces[PieceTypeCount] = {"king", "advisor", "elephant", "horse",
-                                                           "rook", "cannon", "pawn"};
+                                                           "rook", "cannon",  "pawn"};
     const EvalParams& p = DefaultEvalParams;
     for (int t = 0; t < PieceTypeCount; ++t)
         if (i == paramIndex(p, p.pieceValue[t])) return fmt::format("pieceValue.{}", Pieces[t]);

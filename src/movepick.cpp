@@ -6,9 +6,7 @@ namespace chariot {
 
 Move MovePicker::next() {
     switch (stage_) {
-        case Stage::TTMove:
-            stage_ = Stage::GenerateCaptures;
-            return ttMove_;
+        case Stage::TTMove: stage_ = Stage::GenerateCaptures; return ttMove_;
         case Stage::GenerateCaptures:
             list_.size = 0;
             generate<GenType::Captures>(pos_, list_);
@@ -80,8 +78,7 @@ Move MovePicker::next() {
             if (cursor_ < badCaptures_.size) return badCaptures_.moves[cursor_++];
             stage_ = Stage::Done;
             [[fallthrough]];
-        case Stage::Done:
-            return Move::none();
+        case Stage::Done: return Move::none();
     }
     return Move::none();
 }

@@ -65,9 +65,9 @@ inline void store(int16_t* p, __m256i v) { _mm256_store_si256(reinterpret_cast<_
 void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n) {
     if (sub2) {
         for (int j = 0; j < n; j += 16)
-            store(out + j, _mm256_sub_epi16(_mm256_sub_epi16(_mm256_add_epi16(load(in + j), load(add + j)),
-                                                             load(sub + j)),
-                                            load(sub2 + j)));
+            store(out + j,
+                  _mm256_sub_epi16(_mm256_sub_epi16(_mm256_add_epi16(load(in + j), load(add + j)), load(sub + j)),
+                                   load(sub2 + j)));
     } else {
         for (int j = 0; j < n; j += 16)
             store(out + j, _mm256_sub_epi16(_mm256_add_epi16(load(in + j), load(add + j)), load(sub + j)));
@@ -108,8 +108,8 @@ inline void store(int16_t* p, __m128i v) { _mm_store_si128(reinterpret_cast<__m1
 void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n) {
     if (sub2) {
         for (int j = 0; j < n; j += 8)
-            store(out + j,
-                  _mm_sub_epi16(_mm_sub_epi16(_mm_add_epi16(load(in + j), load(add + j)), load(sub + j)), load(sub2 + j)));
+            store(out + j, _mm_sub_epi16(_mm_sub_epi16(_mm_add_epi16(load(in + j), load(add + j)), load(sub + j)),
+                                         load(sub2 + j)));
     } else {
         for (int j = 0; j < n; j += 8)
             store(out + j, _mm_sub_epi16(_mm_add_epi16(load(in + j), load(add + j)), load(sub + j)));
@@ -167,7 +167,9 @@ constexpr std::array<uint32_t, 256> CrcTable = [] {
     return t;
 }();
 
-uint32_t readU32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+uint32_t readU32(const uint8_t* p) {
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
 int16_t readI16(const uint8_t* p) { return int16_t(uint16_t(p[0] | p[1] << 8)); }
 
 size_t expectedSize(size_t hidden) {
@@ -204,7 +206,8 @@ std::shared_ptr<const Network> Network::parse(const uint8_t* data, size_t size, 
     if (qb == 0 || qb > 65536 || scale == 0 || scale > 65536)
         return fail(fmt::format("QB {} and SCALE {} must be within 1..65536", qb, scale));
     const size_t want = expectedSize(hidden);
-    if (size < want) return fail(fmt::format("truncated: {} bytes; a net with hidden size {} has {}", size, hidden, want));
+    if (size < want)
+        return fail(fmt::format("truncated: {} bytes; a net with hidden size {} has {}", size, hidden, want));
     if (size > want) return fail(fmt::format("{} bytes; a net with hidden size {} has {}", size, hidden, want));
     if (crc32(data, size - 4) != readU32(data + size - 4)) return fail("checksum mismatch (the file is damaged)");
 
@@ -271,7 +274,8 @@ void Network::refresh(const Position& pos, Color perspective, int16_t* acc) cons
 
 Value Network::output(const int16_t* us, const int16_t* them, int bucket) const {
     const int16_t* w = outputWeights(bucket);
-    const uint32_t sum = uint32_t(kernels::screluDot(us, w, hidden_)) + uint32_t(kernels::screluDot(them, w + hidden_, hidden_));
+    const uint32_t sum =
+        uint32_t(kernels::screluDot(us, w, hidden_)) + uint32_t(kernels::screluDot(them, w + hidden_, hidden_));
     const int64_t s = int64_t(int32_t(sum) / QA) + outputBias(bucket);
     const int64_t v = s * scale_ / (int64_t(QA) * qb_);  // truncation toward zero, as the reference
     // A net's value is never a mate score (only a broken net comes near).
@@ -298,8 +302,7 @@ struct Embedded {
 const Embedded& builtIn() {
     static const Embedded e = [] {
         Embedded out;
-        if (embedded::Size > 0)
-            out.net = Network::parse(embedded::Data, embedded::Size, embedded::Name, out.error);
+        if (embedded::Size > 0) out.net = Network::parse(embedded::Data, embedded::Size, embedded::Name, out.error);
         return out;
     }();
     return e;
@@ -364,13 +367,11 @@ Value Evaluator::evaluate(const Position& pos) {
                     const Piece moved = pos.movedBack(n), captured = pos.capturedBack(n);
                     for (Color p : {Color::Red, Color::Black}) {
                         const int offset = index(p) * h;
-                        kernels::update(to + offset, from + offset,
-                                        net.featureWeights(featureIndex(p, moved, m.to())),
-                                        net.featureWeights(featureIndex(p, moved, m.from())),
-                                        captured == Piece::Empty
-                                            ? nullptr
-                                            : net.featureWeights(featureIndex(p, captured, m.to())),
-                                        h);
+                        kernels::update(
+                            to + offset, from + offset, net.featureWeights(featureIndex(p, moved, m.to())),
+                            net.featureWeights(featureIndex(p, moved, m.from())),
+                            captured == Piece::Empty ? nullptr : net.featureWeights(featureIndex(p, captured, m.to())),
+                            h);
                     }
                 }
                 keys_[size_t(len - n)] = pos.keyBack(n);

@@ -151,7 +151,8 @@ OptionRegistry::SetResult OptionRegistry::set(std::string_view rawName, std::str
                 result.messages.push_back(fmt::format("option {}: 0 means the default, {}", o->ucciName, *n));
             } else if (*n < o->min || *n > o->max) {
                 const int64_t clamped = std::clamp(*n, o->min, o->max);
-                result.messages.push_back(fmt::format("option {}: {} is out of range, using {}", o->ucciName, *n, clamped));
+                result.messages.push_back(
+                    fmt::format("option {}: {} is out of range, using {}", o->ucciName, *n, clamped));
                 n = clamped;
             }
             v.spin = *n;
@@ -174,8 +175,7 @@ OptionRegistry::SetResult OptionRegistry::set(std::string_view rawName, std::str
             v.text = asciiLower(value) == "<empty>" ? std::string() : value;
             o->current = v.text;
             break;
-        case OptionType::Button:
-            break;
+        case OptionType::Button: break;
     }
     result.applied = true;
     if (o->apply)
@@ -231,9 +231,9 @@ std::string OptionRegistry::markdownTable() const {
         if (o.type == OptionType::Spin) range = fmt::format("{}–{}", o.zeroMeansDefault ? 0 : o.min, o.max);
         for (const auto& var : o.vars) range += (range.empty() ? "" : "/") + var;
         const std::string def = o.type == OptionType::Button ? "—"
-                                : !o.docDefault.empty()    ? o.docDefault
-                                : o.defaultValue.empty()   ? "(empty)"
-                                                           : "`" + o.defaultValue + "`";
+                                : !o.docDefault.empty()      ? o.docDefault
+                                : o.defaultValue.empty()     ? "(empty)"
+                                                             : "`" + o.defaultValue + "`";
         out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", ucci, o.uciName.empty() ? "—" : "`" + o.uciName + "`",
                            typeName(o.type), def, range.empty() ? "—" : range, o.help);
     }

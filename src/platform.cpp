@@ -206,9 +206,9 @@ std::optional<uint64_t> availableMemoryBytes() {
     std::optional<uint64_t> available;
     if (auto kb = readNumber("/proc/meminfo", "MemAvailable:")) available = *kb << 10;
     // cgroup v2, then v1 (as seen from inside a container); "max" or a huge v1 value means no limit.
-    for (auto [max, used] : {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
-                             std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                                       "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
+    for (auto [max, used] :
+         {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
+          std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
         auto maxBytes = readNumber(max), usedBytes = readNumber(used);
         if (!maxBytes || !usedBytes || *maxBytes >= (uint64_t(1) << 60)) continue;
         const uint64_t headroom = *maxBytes - std::min(*maxBytes, *usedBytes);

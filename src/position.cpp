@@ -16,7 +16,7 @@ using namespace tables;
 namespace {
 
 constexpr std::string_view PieceNames[PieceTypeCount] = {"king", "advisor", "elephant", "horse",
-                                                        "rook", "cannon", "pawn"};
+                                                         "rook", "cannon",  "pawn"};
 constexpr std::string_view colorName(Color c) { return c == Color::Red ? "red" : "black"; }
 
 std::vector<std::string_view> splitFields(std::string_view text) {
@@ -49,8 +49,10 @@ Piece charToPiece(char c) {
     switch (upper) {
         case 'K': return makePiece(color, PieceType::King);
         case 'A': return makePiece(color, PieceType::Advisor);
-        case 'B': case 'E': return makePiece(color, PieceType::Elephant);
-        case 'N': case 'H': return makePiece(color, PieceType::Horse);
+        case 'B':
+        case 'E': return makePiece(color, PieceType::Elephant);
+        case 'N':
+        case 'H': return makePiece(color, PieceType::Horse);
         case 'R': return makePiece(color, PieceType::Rook);
         case 'C': return makePiece(color, PieceType::Cannon);
         case 'P': return makePiece(color, PieceType::Pawn);
@@ -58,9 +60,7 @@ Piece charToPiece(char c) {
     }
 }
 
-std::string squareName(Square s) {
-    return std::string{char('a' + fileOf(s)), char('0' + rankOf(s))};
-}
+std::string squareName(Square s) { return std::string{char('a' + fileOf(s)), char('0' + rankOf(s))}; }
 
 std::string Move::toString() const {
     if (isNone() || isNull()) return "0000";
@@ -154,8 +154,7 @@ std::optional<std::string> Position::setFen(std::string_view fen) {
     for (size_t i = 0; i <= placement.size(); ++i) {
         char c = i < placement.size() ? placement[i] : '/';
         if (c == '/') {
-            if (file != FileCount)
-                return fmt::format("FEN board: rank {} has {} files; expected 9", rank, file);
+            if (file != FileCount) return fmt::format("FEN board: rank {} has {} files; expected 9", rank, file);
             if (--rank < -1) return "FEN board: more than 10 ranks";
             file = 0;
         } else if (c >= '1' && c <= '9') {
@@ -248,8 +247,7 @@ std::optional<std::string> Position::validate() const {
         for (Square s = redKing + Up; s != blackKing; s += Up) blocked |= !isEmpty(s);
         if (!blocked) return "FEN board: the kings face each other on an open file";
     }
-    if (kingAttacked(~side_))
-        return fmt::format("FEN: the side not to move ({}) is in check", colorName(~side_));
+    if (kingAttacked(~side_)) return fmt::format("FEN: the side not to move ({}) is in check", colorName(~side_));
     return std::nullopt;
 }
 
@@ -314,9 +312,8 @@ bool Position::isConsistent() const {
     State fresh{};
     initIncremental(fresh);
     return counts == counts_ && fresh.psq == state().psq && fresh.key == state().key &&
-           fresh.attackUnits == state().attackUnits &&
-           inCheck() == kingAttacked(side_) && count(Color::Red, PieceType::King) == 1 &&
-           count(Color::Black, PieceType::King) == 1;
+           fresh.attackUnits == state().attackUnits && inCheck() == kingAttacked(side_) &&
+           count(Color::Red, PieceType::King) == 1 && count(Color::Black, PieceType::King) == 1;
 }
 
 // ---------------------------------------------------------------------------
@@ -484,8 +481,7 @@ bool Position::isPseudoLegal(Move m) const {
     if (!isColor(pc, side_)) return false;
     Piece target = board_[index(to)];
     if (isColor(target, side_)) return false;
-    return movementAllows(typeOf(pc), side_, from, to, target != Piece::Empty,
-                          [this](Square s) { return isEmpty(s); });
+    return movementAllows(typeOf(pc), side_, from, to, target != Piece::Empty, [this](Square s) { return isEmpty(s); });
 }
 
 bool Position::keepsKingSafe(Move m) const {
@@ -583,9 +579,15 @@ void Position::makeMove(Move m) {
     Piece captured = board_[index(to)];
     const State& prev = history_.back();
     // The counters saturate: 32767 plies without a capture must not wrap them negative.
-    State next{prev.key ^ Zobrist.blackToMove, prev.psq, m, captured, pc, false,
+    State next{prev.key ^ Zobrist.blackToMove,
+               prev.psq,
+               m,
+               captured,
+               pc,
+               false,
                int16_t(prev.rule60 + (prev.rule60 < INT16_MAX)),
-               int16_t(prev.pliesFromNull + (prev.pliesFromNull < INT16_MAX)), prev.attackUnits};
+               int16_t(prev.pliesFromNull + (prev.pliesFromNull < INT16_MAX)),
+               prev.attackUnits};
     const Color us = colorOf(pc);
     if (captured != Piece::Empty) {
         next.key ^= zobrist(captured, to);
@@ -619,8 +621,14 @@ void Position::unmakeMove() {
 
 void Position::makeNullMove() {
     const State& prev = history_.back();
-    State next{prev.key ^ Zobrist.blackToMove, prev.psq, Move::null(), Piece::Empty, Piece::Empty, false,
-               prev.rule60, 0,
+    State next{prev.key ^ Zobrist.blackToMove,
+               prev.psq,
+               Move::null(),
+               Piece::Empty,
+               Piece::Empty,
+               false,
+               prev.rule60,
+               0,
                prev.attackUnits};
     side_ = ~side_;
     ++gamePly_;

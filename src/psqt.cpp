@@ -30,7 +30,8 @@ constexpr PsqTable makePsq(const EvalParams& p) {
 // weight for rooks and cannons still in their own half (they get over fast).
 constexpr int AttackUnits[PieceTypeCount] = {0, 0, 0, 2, 3, 2, 1};
 constexpr int attackUnits(PieceType t, Color owner, Square s) {
-    if (!tables::crossedRiver(s, owner)) return t == PieceType::Rook || t == PieceType::Cannon ? AttackUnits[int(t)] / 2 : 0;
+    if (!tables::crossedRiver(s, owner))
+        return t == PieceType::Rook || t == PieceType::Cannon ? AttackUnits[int(t)] / 2 : 0;
     if (t == PieceType::Pawn && (fileOf(s) < 2 || fileOf(s) > 6)) return 0;
     return AttackUnits[int(t)];
 }

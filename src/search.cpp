@@ -18,7 +18,7 @@ namespace {
 
 // The tuning constants are SearchParams (search_params.h), read from the
 // worker's options; these are fixed.
-constexpr int CheckInterval = 1024;          // nodes between clock checks
+constexpr int CheckInterval = 1024;  // nodes between clock checks
 
 }  // namespace
 
@@ -294,7 +294,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     if (!excluded) frames_[ply].ttPv = ttPv;
 
     // Step 4. Static evaluation.
-    Value staticEval = inCheck                              ? -ValueInfinite
+    Value staticEval = inCheck                            ? -ValueInfinite
                        : ttHit && hit.eval != EvalUnknown ? hit.eval
                                                           : this->staticEval();  // (the local hides it)
     frames_[ply].staticEval = staticEval;
@@ -321,8 +321,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // at high depth; only at expected cut nodes (at an expected all node
         // the null move's reply is mostly wasted work, as Stockfish found).
         if (cutNode && depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !excluded &&
-            (ply >= nullMoveMinPly_ || pos_.sideToMove() != nullMoveColor_) &&
-            nullMoveSafe(pos_) &&
+            (ply >= nullMoveMinPly_ || pos_.sideToMove() != nullMoveColor_) && nullMoveSafe(pos_) &&
             !isDecisive(beta)) {
             const int R = params.nullMoveBase + (depth >= params.nullMoveDeepDepth);
             frames_[ply].nullMove = true;
@@ -385,7 +384,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     const Value oldAlpha = alpha;
     Value best = -ValueInfinite;
     Move bestMove;
-    MoveList quiets;  // quiet moves searched here (unfilled storage, like every move list)
+    MoveList quiets;    // quiet moves searched here (unfilled storage, like every move list)
     MoveList captures;  // captures searched here, the best one excepted
     int moveCount = 0;
     killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
@@ -395,8 +394,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     // too, but only in deep iterations: in a shallow search the PV's leaves
     // decide the root's score, and pruned defences there made `analyze
     // --depth 2` and the low skill levels hang pieces.
-    const bool shallowPruning = !inCheck && pruning >= Pruning::Large &&
-                                (!PvNode || rootDepth_ >= params.pvPruneMinRootDepth);
+    const bool shallowPruning =
+        !inCheck && pruning >= Pruning::Large && (!PvNode || rootDepth_ >= params.pvPruneMinRootDepth);
     while (Move m = picker.next()) {
         if (m == excluded || !pos_.isLegal(m)) continue;
         tt.prefetch(pos_.keyAfter(m));  // early: the pruning tests below overlap the memory latency
@@ -421,8 +420,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         }
         // Captures that lose a lot by static exchange, at low depth.
         if (shallowPruning && capture && best > -ValueDecisive && depth <= params.seePruneMaxDepth &&
-            !pos_.seeGe(m, -params.seeCaptureMargin * depth * depth) &&
-            !pos_.givesCheck(m))
+            !pos_.seeGe(m, -params.seeCaptureMargin * depth * depth) && !pos_.givesCheck(m))
             continue;
 
         // Singular extension: when every other move falls well short of the
@@ -437,9 +435,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             const Value v = search<false>(singularBeta - 1, singularBeta, (depth - 1) / 2, ply, cutNode);
             frames_[ply].excluded = Move::none();
             if (stopping()) return 0;
-            if (v < singularBeta) singular = 1;
-            else if (singularBeta >= beta) return singularBeta;
-            else if (hit.value >= beta) singular = -1;
+            if (v < singularBeta)
+                singular = 1;
+            else if (singularBeta >= beta)
+                return singularBeta;
+            else if (hit.value >= beta)
+                singular = -1;
         }
 
         // Only a check that does not give material away by static exchange
@@ -483,7 +484,9 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 // The reduced search beat alpha: search again at full depth, a
                 // ply deeper when it beat alpha by a margin, a ply shallower
                 // when it barely beat the best move so far.
-                const Depth reDepth = newDepth + (v > alpha + params.researchDeeperMargin + params.researchDeeperPerR * r) - (v < best + newDepth);
+                const Depth reDepth = newDepth +
+                                      (v > alpha + params.researchDeeperMargin + params.researchDeeperPerR * r) -
+                                      (v < best + newDepth);
                 if (reDepth > newDepth - r) v = -search<false>(-alpha - 1, -alpha, reDepth, ply + 1, !cutNode);
             }
             if (PvNode && v > alpha && v < beta) v = -search<true>(-beta, -alpha, newDepth, ply + 1, false);
@@ -517,9 +520,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     const bool storePv = ttPv || (best <= oldAlpha && depth > 3 && ply >= 1 && frames_[ply - 1].ttPv);
     // A fail-low stores no move: the scores of its moves are upper bounds
     // only, so the entry keeps the move an earlier search found.
-    if (!excluded)
-        tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : staticEval, depth, bound,
-                 storePv);
+    if (!excluded) tt.store(pos_.key(), ply, bestMove, best, inCheck ? 0 : staticEval, depth, bound, storePv);
     return best;
 }
 
@@ -564,7 +565,8 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth, size_t pvIndex) {
                 }
                 if (v >= beta) return v;
                 alpha = v;
-                if (i != pvIndex && id_ == 0 && shared_.options.multiPV == 1 && shared_.time.elapsedMs() > 1000 && depth > 1)
+                if (i != pvIndex && id_ == 0 && shared_.options.multiPV == 1 && shared_.time.elapsedMs() > 1000 &&
+                    depth > 1)
                     report(depth, 1);
             }
         } else {
@@ -649,8 +651,8 @@ void Worker::iterativeDeepening() {
         // The root is never stored by the tree search; keep its result for
         // `probe` and for the next search from this position.
         if (!isBanScore(rootMoves[0].score))
-            shared_.tt.store(pos_.key(), 0, rootMoves[0].move, rootMoves[0].score,
-                             pos_.inCheck() ? 0 : staticEval(), rootDepth_, Bound::Exact, true);
+            shared_.tt.store(pos_.key(), 0, rootMoves[0].move, rootMoves[0].score, pos_.inCheck() ? 0 : staticEval(),
+                             rootDepth_, Bound::Exact, true);
 
         report(rootDepth_, multiPV);
         if (multiPV > 1) {

@@ -83,7 +83,7 @@ bool TimeManager::stopAfterIteration(const IterationReport& r) const {
     // the answer is forced or a mate is proven.
     const bool clocked = deadlines_.soft >= 0 && !infinite_;
     if (!clocked || pondering()) return false;
-    if (r.rootMoves == 1 && r.depth >= 6) return true;                                 // only move
+    if (r.rootMoves == 1 && r.depth >= 6) return true;                                  // only move
     if (isMateScore(r.score) && ValueMate - std::abs(r.score) <= r.depth) return true;  // proven mate
     if (fixedMoveTime_) return false;
     double factor = 1.0;

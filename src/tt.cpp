@@ -38,7 +38,9 @@ Value toTT(Value v, int ply) {
 uint64_t loadWord(const uint64_t& word) {
     return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(word)).load(std::memory_order_relaxed);
 }
-void storeWord(uint64_t& word, uint64_t value) { std::atomic_ref<uint64_t>(word).store(value, std::memory_order_relaxed); }
+void storeWord(uint64_t& word, uint64_t value) {
+    std::atomic_ref<uint64_t>(word).store(value, std::memory_order_relaxed);
+}
 
 Value fromTT(Value v, int ply) {
     if (v >= ValueMateInMaxPly) return v - ply;
@@ -79,7 +81,8 @@ void TranspositionTable::startPopulating() {
         constexpr size_t Page = 4096;
         for (size_t offset = 0; offset < bytes; offset += Page) {
             if ((offset & ((size_t(1) << 21) - 1)) == 0 && populateStop_.load(std::memory_order_relaxed)) return;
-            std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(begin + offset)).fetch_or(0, std::memory_order_relaxed);
+            std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(begin + offset))
+                .fetch_or(0, std::memory_order_relaxed);
         }
     });
 }

@@ -34,7 +34,7 @@ std::string joinTokens(const std::vector<std::string>& tokens, size_t from, size
 // ---------------------------------------------------------------------------
 
 int toUcciScore(Value v) {
-    if (v >= ValueBanInMaxPly) return 9900 - (ValueBan - v);   // won by the repetition rules
+    if (v >= ValueBanInMaxPly) return 9900 - (ValueBan - v);  // won by the repetition rules
     if (v <= -ValueBanInMaxPly) return -9900 + (ValueBan + v);
     if (v >= ValueMateInMaxPly) return 10000 - (ValueMate - v);
     if (v <= -ValueMateInMaxPly) return -10000 + (ValueMate + v);
@@ -320,7 +320,7 @@ bool Protocol::handle(const std::string& line, bool truncated) {
     // A UTF-8 byte-order mark (some GUIs and editors write one) is not part of the command.
     constexpr std::string_view Bom = "\xEF\xBB\xBF";
     auto tokens = splitWords(line.compare(0, Bom.size(), Bom) == 0 ? std::string_view(line).substr(Bom.size())
-                                                                    : std::string_view(line));
+                                                                   : std::string_view(line));
     if (tokens.empty()) return true;
     const std::string cmd = asciiLower(tokens[0]);
     const bool firstCommand = !sawCommand_;
@@ -330,7 +330,10 @@ bool Protocol::handle(const std::string& line, bool truncated) {
         dialect_ = Dialect::Xboard;
         xboard_ = std::make_unique<XboardSession>(
             engine_, [this](const std::string& text) { say(text); },
-            [this] { post({Event::SearchDone, {}, false}); }, fmt::format("{} {}", EngineName, EngineVersion));
+            [this] {
+                post({Event::SearchDone, {}, false});
+            },
+            fmt::format("{} {}", EngineName, EngineVersion));
         return true;
     }
     // A stop that crossed the answer of a search that ended by itself
@@ -515,7 +518,8 @@ void Protocol::cmdGo(const std::vector<std::string>& tokens) {
             if (auto n = number(-Big, Big)) limits.time.movesToGo = int(std::clamp<int64_t>(*n, 0, 1000));
         } else if (key == "wtime" || key == "btime") {
             auto n = number(-Big, Big);
-            if (n && (key == "wtime") == (us == Color::Red)) limits.time.time = std::max<int64_t>(*n, 0), haveTime = true;
+            if (n && (key == "wtime") == (us == Color::Red))
+                limits.time.time = std::max<int64_t>(*n, 0), haveTime = true;
         } else if (key == "winc" || key == "binc") {
             auto n = number(-Big, Big);
             if (n && (key == "winc") == (us == Color::Red)) limits.time.increment = std::max<int64_t>(*n, 0);
@@ -599,14 +603,16 @@ void Protocol::printInfo(const SearchInfo& i) {
         odds = fmt::format(" wdl {} {} {}", w.win, w.draw, w.loss);
     }
     if (dialect_ == Dialect::Ucci) {
-        say(fmt::format("info depth {} seldepth {}{} score {}{}{} time {} nodes {} nps {} hashfull {} pv{}", i.depth,
-                        i.selDepth, i.multiPV > 1 || engine_.searchOptions().multiPV > 1 ? fmt::format(" multipv {}", i.multiPV) : "",
-                        toUcciScore(i.score), odds, bound, i.timeMs, i.nodes, nps, i.hashfull, pv));
+        say(fmt::format(
+            "info depth {} seldepth {}{} score {}{}{} time {} nodes {} nps {} hashfull {} pv{}", i.depth, i.selDepth,
+            i.multiPV > 1 || engine_.searchOptions().multiPV > 1 ? fmt::format(" multipv {}", i.multiPV) : "",
+            toUcciScore(i.score), odds, bound, i.timeMs, i.nodes, nps, i.hashfull, pv));
     } else {
         std::string score = isMateScore(i.score) ? fmt::format("mate {}", mateInMoves(i.score))
                                                  : fmt::format("cp {}", toCentipawns(i.score));
-        say(fmt::format("info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} tbhits 0 time {} pv{}",
-                        i.depth, i.selDepth, i.multiPV, score, odds, bound, i.nodes, nps, i.hashfull, i.timeMs, pv));
+        say(fmt::format(
+            "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} tbhits 0 time {} pv{}",
+            i.depth, i.selDepth, i.multiPV, score, odds, bound, i.nodes, nps, i.hashfull, i.timeMs, pv));
     }
 }
 
@@ -683,8 +689,10 @@ void Protocol::cmdProbe(const std::vector<std::string>& tokens) {
     std::string line = "pophash";
     if (hit.move) line += " bestmove " + hit.move.toString();
     int v = toUcciScore(hit.value);
-    if (hit.bound == Bound::Lower || hit.bound == Bound::Exact) line += fmt::format(" lowerbound {} depth {}", v, hit.depth);
-    if (hit.bound == Bound::Upper || hit.bound == Bound::Exact) line += fmt::format(" upperbound {} depth {}", v, hit.depth);
+    if (hit.bound == Bound::Lower || hit.bound == Bound::Exact)
+        line += fmt::format(" lowerbound {} depth {}", v, hit.depth);
+    if (hit.bound == Bound::Upper || hit.bound == Bound::Exact)
+        line += fmt::format(" upperbound {} depth {}", v, hit.depth);
     say(line);
 }
 

@@ -22,7 +22,8 @@ const char* colorWord(Color c) { return c == Color::Red ? "Red" : "Black"; }
 const char* winFor(Color c) { return c == Color::Red ? "1-0" : "0-1"; }
 
 bool allDigits(std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 // The options a CECP GUI gets as `feature option=...`: those of the
@@ -39,20 +40,16 @@ bool offered(const Option& o) {
 std::string optionFeature(const Option& o) {
     const std::string& name = o.uciName;
     switch (o.type) {
-        case OptionType::Check:
-            return fmt::format("{} -check {}", name, o.current == "true" ? 1 : 0);
-        case OptionType::Spin:
-            return fmt::format("{} -spin {} {} {}", name, o.current, o.min, o.max);
+        case OptionType::Check: return fmt::format("{} -check {}", name, o.current == "true" ? 1 : 0);
+        case OptionType::Spin: return fmt::format("{} -spin {} {} {}", name, o.current, o.min, o.max);
         case OptionType::Combo: {
             std::string line = name + " -combo";
             for (size_t i = 0; i < o.vars.size(); ++i)
                 line += fmt::format("{} {}{}", i ? " ///" : "", o.vars[i] == o.current ? "*" : "", o.vars[i]);
             return line;
         }
-        case OptionType::String:
-            return fmt::format("{} -string {}", name, o.current.empty() ? "<empty>" : o.current);
-        default:
-            return name + " -button";
+        case OptionType::String: return fmt::format("{} -string {}", name, o.current.empty() ? "<empty>" : o.current);
+        default: return name + " -button";
     }
 }
 
@@ -176,9 +173,9 @@ XboardSession::Action XboardSession::duringSearch(const Pending& p) {
     const std::string cmd = asciiLower(tokens[0]);
 
     // Settings that touch no search act at once.
-    static const char* const setters[] = {"post", "nopost", "hard", "time", "otim", "level", "st", "sd",
-                                          "draw", "accepted", "rejected", "computer", "name", "rating",
-                                          "random", "ics", "white", "black", "xboard", "protover"};
+    static const char* const setters[] = {"post",   "nopost", "hard",     "time",     "otim",     "level",   "st",
+                                          "sd",     "draw",   "accepted", "rejected", "computer", "name",    "rating",
+                                          "random", "ics",    "white",    "black",    "xboard",   "protover"};
     if (std::find(std::begin(setters), std::end(setters), cmd) != std::end(setters)) {
         execute(p);
         return Action::Done;
@@ -239,8 +236,8 @@ XboardSession::Action XboardSession::duringSearch(const Pending& p) {
 
     // What changes the game or the mode stops the engine's thinking without
     // a move; the rest waits for its move (ping: the pong comes after it).
-    static const char* const aborting[] = {"new", "force", "result", "quit", "setboard", "undo", "remove",
-                                           "usermove", "go", "playother", "analyze", "exit", "variant", "edit"};
+    static const char* const aborting[] = {"new",      "force", "result",    "quit",    "setboard", "undo",    "remove",
+                                           "usermove", "go",    "playother", "analyze", "exit",     "variant", "edit"};
     const bool aborts = isMove || std::find(std::begin(aborting), std::end(aborting), cmd) != std::end(aborting);
     if (search_ == Search::Thinking || search_ == Search::Stopping) {
         if (aborts) abortSearch();
@@ -375,10 +372,11 @@ void XboardSession::error(const std::string& reason, const std::string& line) {
 }
 
 void XboardSession::cmdProtover() {
-    say_(fmt::format("feature myname=\"{}\" variants=\"xiangqi\" setboard=1 usermove=1 ping=1 playother=1 "
-                     "sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 san=0 time=1 draw=1 reuse=1 "
-                     "nps=0 pause=0 debug=1",
-                     myName_));
+    say_(
+        fmt::format("feature myname=\"{}\" variants=\"xiangqi\" setboard=1 usermove=1 ping=1 playother=1 "
+                    "sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 san=0 time=1 draw=1 reuse=1 "
+                    "nps=0 pause=0 debug=1",
+                    myName_));
     for (const Option& o : engine_.options().all())
         if (offered(o)) say_("feature option=\"" + optionFeature(o) + "\"");
     say_("feature done=1");
@@ -419,7 +417,8 @@ void XboardSession::cmdSetBoard(const std::vector<std::string>& tokens, const st
 }
 
 void XboardSession::cmdTakeBack(int plies, const std::string& line) {
-    if (int(moves_.size()) < plies) return error(plies == 1 ? "no move to undo" : "fewer than two moves to remove", line);
+    if (int(moves_.size()) < plies)
+        return error(plies == 1 ? "no move to undo" : "fewer than two moves to remove", line);
     std::vector<std::string> moves(moves_.begin(), moves_.end() - plies);
     setGame(base_, std::move(moves));
     ponderMove_ = Move::none();
@@ -515,8 +514,7 @@ XboardSession::GameEnd XboardSession::judgeGame(const Position& pos) const {
             if (r.plies > 100) break;
             return {End::Repetition, us,
                     r.mutualChase ? "1/2-1/2 {repetition: both sides chase}" : "1/2-1/2 {repetition}"};
-        default:
-            break;
+        default: break;
     }
     if (pos.rule60() >= rules::NoCapturePlies) return {End::NoCapture, us, "1/2-1/2 {no capture in 60 moves}"};
     return {};
@@ -679,7 +677,8 @@ void XboardSession::deliverMove(const BestMove& answer) {
                 moves += b.move.toString();
             }
             say_(fmt::format("0 0 0 0 (book {})", moves));
-        } else if (r.depth >= 1 && !(r.depth == lastInfo_.depth && r.score == lastInfo_.score && r.pv == lastInfo_.pv)) {
+        } else if (r.depth >= 1 &&
+                   !(r.depth == lastInfo_.depth && r.score == lastInfo_.score && r.pv == lastInfo_.pv)) {
             // The line the move comes from, last, so that the GUI's PV starts with it.
             SearchInfo last;
             last.depth = r.depth;

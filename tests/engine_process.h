@@ -28,7 +28,7 @@ public:
     EngineProcess(const EngineProcess&) = delete;
     EngineProcess& operator=(const EngineProcess&) = delete;
 
-    void send(const std::string& line);   // appends '\n'
+    void send(const std::string& line);  // appends '\n'
     void sendRaw(const std::string& bytes);
     void closeInput();
     // Next output line, or nullopt on timeout / end of output.

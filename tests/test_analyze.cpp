@@ -54,7 +54,8 @@ Run runAnalyze(const std::vector<std::string>& args, const std::string& stdinTex
     Run r;
     std::ostringstream err;
     std::istringstream in(stdinText);
-    r.status = analyze::runAnalyzeTool(args, [&](const std::string& line) { r.out += line + "\n"; }, err, in, false);
+    r.status = analyze::runAnalyzeTool(
+        args, [&](const std::string& line) { r.out += line + "\n"; }, err, in, false);
     r.err = err.str();
     return r;
 }
@@ -129,8 +130,14 @@ private:
                     skip();
                     if (!value()) return false;
                     skip();
-                    if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
-                    if (i_ < s_.size() && s_[i_] == close) { ++i_; break; }
+                    if (i_ < s_.size() && s_[i_] == ',') {
+                        ++i_;
+                        continue;
+                    }
+                    if (i_ < s_.size() && s_[i_] == close) {
+                        ++i_;
+                        break;
+                    }
                     return false;
                 }
             }
@@ -270,11 +277,11 @@ TEST_CASE("front and rear pieces on one file", "[analyze]") {
 
 TEST_CASE("every legal move written in each notation parses back to itself", "[analyze]") {
     std::vector<Position> positions;
-    for (const char* fen : {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-                            "3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1", "3k5/9/2P6/2P6/2P6/9/9/9/9/4K4 w - - 0 1",
-                            "3k5/9/2P6/2P6/2P6/2P6/9/9/9/4K4 w - - 0 1", "4k4/9/9/9/1r7/9/9/9/1r7/3K5 b - - 0 1",
-                            "4k4/9/9/9/2p6/2p6/2p3p2/6p2/9/3K5 b - - 0 1",
-                            "3k5/9/9/9/9/9/9/3A5/9/3AK4 w - - 0 1", MissedMateFen})
+    for (const char* fen :
+         {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+          "3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1", "3k5/9/2P6/2P6/2P6/9/9/9/9/4K4 w - - 0 1",
+          "3k5/9/2P6/2P6/2P6/2P6/9/9/9/4K4 w - - 0 1", "4k4/9/9/9/1r7/9/9/9/1r7/3K5 b - - 0 1",
+          "4k4/9/9/9/2p6/2p6/2p3p2/6p2/9/3K5 b - - 0 1", "3k5/9/9/9/9/9/9/3A5/9/3AK4 w - - 0 1", MissedMateFen})
         positions.push_back(fromFen(fen));
     // And the positions along a few random games.
     uint64_t seed = 0x2545F4914F6CDD1Dull;
@@ -394,9 +401,12 @@ TEST_CASE("PGN forms: numbers, comments, variations, marks, NAGs, results", "[an
 }
 
 TEST_CASE("a file that is not PGN is refused and nothing is written", "[analyze]") {
-    for (const std::string& bytes : {std::string("hello, this is not a game\n"), std::string("# Title\n\nSome text.\n"),
-                                     std::string(""), std::string("\x7F" "ELF\x02\x01\x01\0\0\0", 10),
-                                     std::string("[Event \"unterminated\n1. h2e2\n")}) {
+    for (const std::string& bytes :
+         {std::string("hello, this is not a game\n"), std::string("# Title\n\nSome text.\n"), std::string(""),
+          std::string("\x7F"
+                      "ELF\x02\x01\x01\0\0\0",
+                      10),
+          std::string("[Event \"unterminated\n1. h2e2\n")}) {
         INFO(bytes);
         const pgn::PgnFile f = pgn::parsePgn(bytes);
         REQUIRE(f.error);
@@ -498,8 +508,9 @@ TEST_CASE("the JSON output is valid JSON with the expected fields", "[analyze]")
     CHECK_FALSE(JsonChecker("{\"a\":1,}").valid());
     CHECK_FALSE(JsonChecker("[\"a\nb\"]").valid());
 
-    const std::string text = std::string("[Event \"quotes \\\" and \\\\ backslash\"]\n[FEN \"") + MissedMateFen +
-                             "\"]\n\n1. G4-G5 {a \"comment\"} I6-I5 *\n\n[Red \"x\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 *\n";
+    const std::string text =
+        std::string("[Event \"quotes \\\" and \\\\ backslash\"]\n[FEN \"") + MissedMateFen +
+        "\"]\n\n1. G4-G5 {a \"comment\"} I6-I5 *\n\n[Red \"x\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 *\n";
     const Run r = runAnalyze({"--depth", "3", "--json", "--multipv", "2", "--notation", "wxf", "-"}, text);
     CHECK(r.status == 0);
     std::istringstream lines(r.out);
@@ -600,14 +611,16 @@ TEST_CASE("EPD lines: FEN fields, bm, am, id; malformed lines", "[analyze]") {
     CHECK(e->solvedBy(Move::parse("h2e2")));
     CHECK_FALSE(e->solvedBy(Move::parse("h2h3")));
 
-    e = epd::parseLine("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w am a0a2 i0i2; c0 \"x\"", 3, &error);
+    e = epd::parseLine("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w am a0a2 i0i2; c0 \"x\"", 3,
+                       &error);
     REQUIRE(e);
     CHECK(e->id == "line 3");
     CHECK(e->am.size() == 2);
     CHECK(e->solvedBy(Move::parse("h2e2")));
     CHECK_FALSE(e->solvedBy(Move::parse("a0a2")));
 
-    e = epd::parseLine("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 bm C2.5 h2d2;", 4, &error);
+    e = epd::parseLine("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 bm C2.5 h2d2;", 4,
+                       &error);
     REQUIRE(e);
     CHECK(e->bm.size() == 2);
 
@@ -637,8 +650,8 @@ TEST_CASE("a small EPD suite: mates found, a malformed line reported", "[analyze
               "4k4/9/9/9/P7P/9/9/1r7/9/5K3 b - - bm b2f2; am b2b0; id \"m3\";\n");
     std::vector<std::string> out;
     std::ostringstream err;
-    const int status =
-        epd::runEpdTool({dir.file("suite.epd"), "--depth", "4"}, [&](const std::string& l) { out.push_back(l); }, err);
+    const int status = epd::runEpdTool(
+        {dir.file("suite.epd"), "--depth", "4"}, [&](const std::string& l) { out.push_back(l); }, err);
     CHECK(status == 0);
     INFO(err.str());
     CHECK(err.str().find("line 3: no FEN") != std::string::npos);
@@ -669,7 +682,10 @@ TEST_CASE("a small EPD suite: mates found, a malformed line reported", "[analyze
     CHECK(mateInOne == 12);
 
     std::ostringstream usage;
-    CHECK(epd::runEpdTool({}, [](const std::string&) {}, usage) == 2);
-    CHECK(epd::runEpdTool({"/nonexistent.epd"}, [](const std::string&) {}, usage) == 2);
-    CHECK(epd::runEpdTool({"x.epd", "--depth", "zero"}, [](const std::string&) {}, usage) == 2);
+    CHECK(epd::runEpdTool(
+              {}, [](const std::string&) {}, usage) == 2);
+    CHECK(epd::runEpdTool(
+              {"/nonexistent.epd"}, [](const std::string&) {}, usage) == 2);
+    CHECK(epd::runEpdTool(
+              {"x.epd", "--depth", "zero"}, [](const std::string&) {}, usage) == 2);
 }

@@ -251,8 +251,7 @@ TEST_CASE("book binary search finds the first, last and middle runs", "[book]") 
     const uint64_t key = pos.key();
     REQUIRE(key > 100);
     REQUIRE(key < ~uint64_t(0) - 100);
-    const std::vector<std::string> replies = {"h9g7", "b9c7", "h7e7", "b7e7", "g6g5",
-                                              "c6c5", "h9i7", "b9a7", "c9e7"};
+    const std::vector<std::string> replies = {"h9g7", "b9c7", "h7e7", "b7e7", "g6g5", "c6c5", "h9i7", "b9a7", "c9e7"};
     const int below = GENERATE(0, 1, 3, 8);
     const int above = GENERATE(0, 1, 3, 8);
     const int run = GENERATE(1, 9);
@@ -304,8 +303,7 @@ TEST_CASE("an empty book loads and finds nothing", "[book]") {
 TEST_CASE("damaged book files give clear errors, never a crash", "[book]") {
     TempDir dir;
     const Position pos = after("h2e2");
-    const std::string good =
-        chariotBytes({{pos.key(), mv("h9g7").raw(), 5}, {pos.key() + 1, mv("b9c7").raw(), 5}});
+    const std::string good = chariotBytes({{pos.key(), mv("h9g7").raw(), 5}, {pos.key() + 1, mv("b9c7").raw(), 5}});
     const std::string path = dir.file("book.bin");
 
     SECTION("every truncation of a valid file") {
@@ -379,15 +377,15 @@ TEST_CASE("illegal and colliding book moves are dropped", "[book]") {
     const uint64_t start = Position().key();
     const std::vector<Rec> records = {
         {start, mv("h2e2").raw(), 10},
-        {start, mv("h2h9").raw(), 9},  // cannon captures over the h7 screen: legal
-        {start, mv("e0e2").raw(), 90},  // king two steps
-        {start, mv("h2h8").raw(), 80},  // cannon blocked by h7
-        {start, mv("a0a5").raw(), 70},  // rook through its own pawn
-        {start, mv("b9c7").raw(), 60},  // black's move with red to move (a key collision)
+        {start, mv("h2h9").raw(), 9},                                 // cannon captures over the h7 screen: legal
+        {start, mv("e0e2").raw(), 90},                                // king two steps
+        {start, mv("h2h8").raw(), 80},                                // cannon blocked by h7
+        {start, mv("a0a5").raw(), 70},                                // rook through its own pawn
+        {start, mv("b9c7").raw(), 60},                                // black's move with red to move (a key collision)
         {start, Move(makeSquare(4, 3), makeSquare(4, 3)).raw(), 55},  // from == to
-        {start, 0x0000, 50},            // none
-        {start, 0x0101, 40},            // null / off board
-        {start, 0xFFFF, 30},            // off board
+        {start, 0x0000, 50},                                          // none
+        {start, 0x0101, 40},                                          // null / off board
+        {start, 0xFFFF, 30},                                          // off board
     };
     writeFile(dir.file("book.bin"), chariotBytes(records));
     auto book = loadOk(dir.file("book.bin"));
@@ -399,10 +397,9 @@ TEST_CASE("illegal and colliding book moves are dropped", "[book]") {
     Position pinned;
     REQUIRE_FALSE(pinned.setFen("3k5/9/9/9/4r4/9/9/9/4N4/4K4 w - - 0 1"));
     REQUIRE(pinned.isPseudoLegal(mv("e1f3")));
-    writeFile(dir.file("pinned.bin"),
-              chariotBytes({{pinned.key(), mv("e1f3").raw(), 50},
-                            {pinned.key(), mv("e0f0").raw(), 10},
-                            {pinned.key(), mv("e0d0").raw(), 20}}));
+    writeFile(dir.file("pinned.bin"), chariotBytes({{pinned.key(), mv("e1f3").raw(), 50},
+                                                    {pinned.key(), mv("e0f0").raw(), 10},
+                                                    {pinned.key(), mv("e0d0").raw(), 20}}));
     CHECK(render(loadOk(dir.file("pinned.bin"))->probe(pinned)) == "e0f0:10");  // e0d0 would face the black king
 
     // The same in an ElephantEye file.
@@ -617,7 +614,7 @@ TEST_CASE("ElephantEye BOOK.DAT files are read, mirrors included", "[book]") {
     CHECK(render(book->probe(Position())) == "b2e2:1473 h2e2:1473 g3g4:546");
     CHECK(render(book->probe(after("h2e2 h9g7"))) == "h0g2:700 g3g4:45");
     CHECK(render(book->probe(afterB2e2)) == "b9c7:761 b7e7:97");
-    CHECK(render(book->probe(afterH2e2)) == "h9g7:761 h7e7:97");          // via the mirror
+    CHECK(render(book->probe(afterH2e2)) == "h9g7:761 h7e7:97");           // via the mirror
     CHECK(render(book->probe(after("b2e2 b9c7"))) == "b0c2:700 c3c4:45");  // via the mirror
     CHECK(book->probe(after("g3g4")).empty());
 }

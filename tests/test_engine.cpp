@@ -311,8 +311,9 @@ TEST_CASE("options: one registry for both dialects, clamped with messages", "[en
         size_t withUci = 0;
         for (const Option& o : options.all()) {
             INFO(o.ucciName);
-            CHECK(std::any_of(ucci.begin(), ucci.end(),
-                              [&](const std::string& l) { return l.rfind("option " + o.ucciName + " type ", 0) == 0; }));
+            CHECK(std::any_of(ucci.begin(), ucci.end(), [&](const std::string& l) {
+                return l.rfind("option " + o.ucciName + " type ", 0) == 0;
+            }));
             if (!o.uciName.empty()) {
                 ++withUci;
                 CHECK(std::any_of(uci.begin(), uci.end(), [&](const std::string& l) {
@@ -340,9 +341,14 @@ TEST_CASE("the README's option table is the registry's", "[engine][options]") {
 #endif
 
 TEST_CASE("command loop: batch runs every go to its limit, quit included", "[engine][protocol]") {
-    const std::vector<std::string> script = {"ucci", "setoption batch true", "setoption usebook false",
-                                             "position startpos", "go depth 6", "position startpos moves h2e2",
-                                             "go depth 6", "quit"};
+    const std::vector<std::string> script = {"ucci",
+                                             "setoption batch true",
+                                             "setoption usebook false",
+                                             "position startpos",
+                                             "go depth 6",
+                                             "position startpos moves h2e2",
+                                             "go depth 6",
+                                             "quit"};
     const auto out = runProtocol(script);
     const auto best = linesStarting(out, "bestmove");
     REQUIRE(best.size() == 2);
@@ -359,8 +365,8 @@ TEST_CASE("command loop: end of input finishes the queued finite searches", "[en
 }
 
 TEST_CASE("command loop: quit stops a search at once, still with a searched move", "[engine][protocol]") {
-    const auto out = runProtocol({"ucci", "setoption usebook false", std::string("position fen ") + Middlegame,
-                                  "go infinite", "quit"});
+    const auto out = runProtocol(
+        {"ucci", "setoption usebook false", std::string("position fen ") + Middlegame, "go infinite", "quit"});
     const auto best = linesStarting(out, "bestmove");
     REQUIRE(best.size() == 1);
     CHECK(best[0].rfind("bestmove b0b1", 0) != 0);  // not the first legal move, unsearched

@@ -52,7 +52,8 @@ std::vector<std::string> collectBestMoves(EngineProcess& e, size_t count, std::c
     std::vector<std::string> best;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (best.size() < count) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left <= 0ms) break;
         auto line = e.readLine(left);
         if (!line) break;
@@ -105,8 +106,9 @@ TEST_CASE("gui sync: each ponderhit reaches its own ponder search (UCCI)", "[pro
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
     const auto start = std::chrono::steady_clock::now();
-    e.sendRaw("position startpos\ngo ponder time 1500 increment 0\nponderhit\n"
-              "go ponder time 1500 increment 0\nponderhit\n");
+    e.sendRaw(
+        "position startpos\ngo ponder time 1500 increment 0\nponderhit\n"
+        "go ponder time 1500 increment 0\nponderhit\n");
     const auto best = collectBestMoves(e, 2, Timeout);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
     REQUIRE(best.size() == 2);
@@ -120,15 +122,17 @@ TEST_CASE("gui sync: each ponderhit reaches its own ponder search (UCCI)", "[pro
 TEST_CASE("gui sync: ponderhit draw in a burst, and a stop for a queued ponder search", "[protocol][gui]") {
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
-    e.sendRaw("position startpos\ngo ponder time 800 increment 0\nponderhit draw\n"
-              "go ponder time 60000 increment 0\nstop\n");
+    e.sendRaw(
+        "position startpos\ngo ponder time 800 increment 0\nponderhit draw\n"
+        "go ponder time 60000 increment 0\nstop\n");
     const auto best = collectBestMoves(e, 2, Timeout);
     REQUIRE(best.size() == 2);
     for (const auto& b : best) CHECK(isLegalIn(fenAfter(""), words(b)[1]));
     CHECK(starting(readUntilReady(e), "bestmove").empty());
 }
 
-TEST_CASE("gui sync: batch mode runs each go to its limit, its stop waits and gets no second answer", "[protocol][gui]") {
+TEST_CASE("gui sync: batch mode runs each go to its limit, its stop waits and gets no second answer",
+          "[protocol][gui]") {
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
     e.send("setoption batch true");
@@ -141,7 +145,8 @@ TEST_CASE("gui sync: batch mode runs each go to its limit, its stop waits and ge
     CHECK(starting(after, "bestmove").empty());
 }
 
-TEST_CASE("gui sync: a stop crossing the engine's own answer gets no nobestmove; an idle stop still does", "[protocol][gui]") {
+TEST_CASE("gui sync: a stop crossing the engine's own answer gets no nobestmove; an idle stop still does",
+          "[protocol][gui]") {
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
     e.send("position startpos");
@@ -164,7 +169,8 @@ TEST_CASE("gui sync: a byte-order mark before the first command is ignored", "[p
     }
 }
 
-TEST_CASE("gui sync: the last info line before bestmove is a completed depth or says it is a bound", "[protocol][gui]") {
+TEST_CASE("gui sync: the last info line before bestmove is a completed depth or says it is a bound",
+          "[protocol][gui]") {
     // A node limit ends the search inside an iteration that already changed
     // the first move's score: UCCI (no bound words) keeps the completed
     // depth's line last; UCI prints the unfinished depth as a bound.
@@ -198,7 +204,8 @@ TEST_CASE("gui sync: the last info line before bestmove is a completed depth or 
             CHECK(depth >= last);
             if (ucci) CHECK_FALSE(bound);
             // The same depth again without a bound word is the same result.
-            if (depth == last && !bound) CHECK(field(l, "score", ucci ? 1 : 2) == field(lastLine, "score", ucci ? 1 : 2));
+            if (depth == last && !bound)
+                CHECK(field(l, "score", ucci ? 1 : 2) == field(lastLine, "score", ucci ? 1 : 2));
             CHECK(std::stoi(field(l, "seldepth", 1)) >= depth);
             last = depth;
             lastLine = l;

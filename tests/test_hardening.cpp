@@ -115,8 +115,8 @@ TEST_CASE("NUL bytes in a line act as spaces", "[protocol][hardening]") {
     const std::string fen = baseline(e);
     std::vector<std::string> seen;
     e.sendRaw(std::string("posi\0tion startpos moves b2e2\n", 30));  // "posi tion ...": unknown command
-    e.sendRaw(std::string("position fen \0\0\0\n", 17));                // FEN missing
-    e.sendRaw(std::string("\0\0\0\0\n", 5));                             // a blank line
+    e.sendRaw(std::string("position fen \0\0\0\n", 17));             // FEN missing
+    e.sendRaw(std::string("\0\0\0\0\n", 5));                         // a blank line
     e.sendRaw(std::string("isready\0\0\n", 10));
     REQUIRE(e.waitFor("readyok", Timeout, &seen));
     CHECK(contains(seen, "unknown command 'posi'"));
@@ -185,18 +185,18 @@ TEST_CASE("go with negative or absurd numbers is clamped", "[protocol][hardening
     EngineProcess e;
     const std::string fen = baseline(e);
     // Each of these answers promptly with a legal move.
-    for (const char* go : {"go depth -3", "go depth 0", "go time 0", "go time -5", "go time -5 increment -5",
-                           "go nodes -1", "go nodes 0", "go movetime -100", "go movetime 0",
-                           "go time 0 movestogo -7", "go mate -2 depth 2"}) {
+    for (const char* go :
+         {"go depth -3", "go depth 0", "go time 0", "go time -5", "go time -5 increment -5", "go nodes -1",
+          "go nodes 0", "go movetime -100", "go movetime 0", "go time 0 movestogo -7", "go mate -2 depth 2"}) {
         INFO(go);
         auto t0 = std::chrono::steady_clock::now();
         requireSearches(e, fen, go);
         CHECK(std::chrono::steady_clock::now() - t0 < 5s);
     }
     // Huge limits: a long search that isready, stop and the depth clamp (100) govern.
-    for (const char* go : {"go depth 10000", "go depth 99999999999999999999999999",
-                           "go time 99999999999999999999 increment 99999999999",
-                           "go movetime 9223372036854775807 nodes 18446744073709551616"}) {
+    for (const char* go :
+         {"go depth 10000", "go depth 99999999999999999999999999", "go time 99999999999999999999 increment 99999999999",
+          "go movetime 9223372036854775807 nodes 18446744073709551616"}) {
         INFO(go);
         e.send(go);
         std::this_thread::sleep_for(100ms);
@@ -222,8 +222,8 @@ TEST_CASE("go with negative or absurd numbers is clamped", "[protocol][hardening
 TEST_CASE("a go whose only limit is malformed is refused, not run forever", "[protocol][hardening]") {
     EngineProcess e;
     const std::string fen = baseline(e);
-    for (const char* go : {"go depth", "GO DEPTH", "go movetime", "go nodes banana", "go time x",
-                           "go depth 5x", "go opptime"}) {
+    for (const char* go :
+         {"go depth", "GO DEPTH", "go movetime", "go nodes banana", "go time x", "go depth 5x", "go opptime"}) {
         INFO(go);
         e.send(go);
         std::vector<std::string> seen;
@@ -485,7 +485,7 @@ TEST_CASE("a smaller hash size gives the old table back", "[protocol][hardening]
     const long small = residentKB(e.pid());
     INFO("VmRSS with 16 MB " << base << " kB, 256 MB used " << big << " kB, back to 16 MB " << small << " kB");
     REQUIRE(base > 0);
-    CHECK(big - base > 32 * 1024);                 // the search really used the big table
+    CHECK(big - base > 32 * 1024);                  // the search really used the big table
     CHECK(small < base + (big - base) / 4 + 8192);  // and it was unmapped, not kept
 }
 #endif

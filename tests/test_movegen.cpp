@@ -131,10 +131,8 @@ TEST_CASE("piece rules", "[movegen]") {
     }
     SECTION("pawns move sideways only after the river, never back") {
         CHECK(movesFrom("4k4/9/9/9/9/4P4/9/9/9/3K5 w - - 0 1", "e4") == std::set<std::string>{"e4e5"});
-        CHECK(movesFrom("4k4/9/9/9/4P4/9/9/9/9/3K5 w - - 0 1", "e5") ==
-              std::set<std::string>{"e5d5", "e5e6", "e5f5"});
-        CHECK(movesFrom("3k5/4P4/9/9/9/9/9/9/9/4K4 w - - 0 1", "e8") ==
-              std::set<std::string>{"e8d8", "e8e9", "e8f8"});
+        CHECK(movesFrom("4k4/9/9/9/4P4/9/9/9/9/3K5 w - - 0 1", "e5") == std::set<std::string>{"e5d5", "e5e6", "e5f5"});
+        CHECK(movesFrom("3k5/4P4/9/9/9/9/9/9/9/4K4 w - - 0 1", "e8") == std::set<std::string>{"e8d8", "e8e9", "e8f8"});
     }
     SECTION("moving the only screen away from a cannon check is an evasion") {
         // Black cannon e5 checks the red king e0 over the red advisor e1.

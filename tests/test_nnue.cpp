@@ -194,8 +194,10 @@ TEST_CASE("nnue: the embedded net is its file's", "[nnue]") {
     CHECK(file->hidden() == embedded->hidden());
     CHECK(file->qb() == embedded->qb());
     const int h = file->hidden();
-    CHECK(std::memcmp(file->featureWeights(0), embedded->featureWeights(0), size_t(nnue::FeatureCount) * size_t(h) * 2) == 0);
-    CHECK(std::memcmp(file->outputWeights(0), embedded->outputWeights(0), size_t(nnue::BucketCount) * 2 * size_t(h) * 2) == 0);
+    CHECK(std::memcmp(file->featureWeights(0), embedded->featureWeights(0),
+                      size_t(nnue::FeatureCount) * size_t(h) * 2) == 0);
+    CHECK(std::memcmp(file->outputWeights(0), embedded->outputWeights(0),
+                      size_t(nnue::BucketCount) * 2 * size_t(h) * 2) == 0);
     for (int b = 0; b < nnue::BucketCount; ++b) CHECK(file->outputBias(b) == embedded->outputBias(b));
     // 64-byte aligned weights, for the SIMD loads.
     CHECK(reinterpret_cast<uintptr_t>(embedded->featureWeights(0)) % 64 == 0);

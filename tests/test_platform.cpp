@@ -67,7 +67,8 @@ TEST_CASE("line splitting: CR LF, lone CR and console code page bytes", "[platfo
     splitter.feed(input.data(), input.size(), lines);
     splitter.feed("\n", 1, lines);
     // Bytes of GBK (code page 936) and UTF-8 go through untouched.
-    const std::string path = "setoption bookfiles C:\\\xC6\xE5\xC6\xD7\\book.dat\r\nsetoption bookfiles /\xE6\xA3\x8B/b\r\n";
+    const std::string path =
+        "setoption bookfiles C:\\\xC6\xE5\xC6\xD7\\book.dat\r\nsetoption bookfiles /\xE6\xA3\x8B/b\r\n";
     splitter.feed(path.data(), path.size(), lines);
     splitter.feed("quit\r", 5, lines);
     auto last = splitter.finish();

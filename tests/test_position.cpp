@@ -14,9 +14,7 @@ using namespace chariot;
 using test::fromFen;
 using test::play;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("start position round-trips through FEN", "[position]") {
     Position p;
@@ -242,7 +240,12 @@ TEST_CASE("row/column occupancy scans agree with walking the board", "[position]
     // the occupancy) yields exactly the capturing moves of the full one; and
     // givesCheck agrees with making the move.
     uint64_t seed = 0x9E3779B97F4A7C15ull;
-    auto next = [&] { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return seed; };
+    auto next = [&] {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        return seed;
+    };
     for (std::string_view fen : benchPositions()) {
         Position p = fromFen(fen);
         int made = 0;

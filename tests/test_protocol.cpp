@@ -231,13 +231,38 @@ TEST_CASE("bad input never kills the engine", "[protocol]") {
     // (An absurd hashsize is tested in test_hardening.cpp, under an address-space
     // limit: the table's pages are touched when it is allocated.)
     const std::vector<std::string> junk = {
-        "", "   ", "\t\t", "frobnicate", "GO DEPTH", "setoption", "setoption hashsize banana",
-        "setoption hashsize -999999999", "setoption nosuchoption 3", "setoption threads -4",
-        "setoption randomness extreme", "position", "position fen", "position banana",
-        "position startpos moves", "position startpos moves h2e2 h2e2", "banmoves zz00 h2e2",
-        "go depth -3", "go nodes -5", "go time -5", "go depth", "go movetime", "perft x", "perft 99",
-        "probe fen xyz", "ponderhit", "stop", std::string(200000, 'x'), std::string("po\0sition", 9),
-        "POSITION STARTPOS", "fen 9/9/9 w", "bench 0",
+        "",
+        "   ",
+        "\t\t",
+        "frobnicate",
+        "GO DEPTH",
+        "setoption",
+        "setoption hashsize banana",
+        "setoption hashsize -999999999",
+        "setoption nosuchoption 3",
+        "setoption threads -4",
+        "setoption randomness extreme",
+        "position",
+        "position fen",
+        "position banana",
+        "position startpos moves",
+        "position startpos moves h2e2 h2e2",
+        "banmoves zz00 h2e2",
+        "go depth -3",
+        "go nodes -5",
+        "go time -5",
+        "go depth",
+        "go movetime",
+        "perft x",
+        "perft 99",
+        "probe fen xyz",
+        "ponderhit",
+        "stop",
+        std::string(200000, 'x'),
+        std::string("po\0sition", 9),
+        "POSITION STARTPOS",
+        "fen 9/9/9 w",
+        "bench 0",
     };
     for (const auto& line : junk) {
         e.send(line);
@@ -340,7 +365,8 @@ TEST_CASE("the opening book answers from the start position", "[protocol][book]"
     e.send("go depth 3");
     lines.clear();
     REQUIRE(e.waitFor("bestmove", 5000ms, &lines));
-    CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("info depth 3", 0) == 0; }));
+    CHECK(
+        std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("info depth 3", 0) == 0; }));
     // A book file that does not exist is reported, and the engine goes on.
     e.send("setoption bookfiles /nonexistent/book.bin");
     auto msg = e.waitFor("info string bookfiles", 2000ms);

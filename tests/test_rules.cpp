@@ -57,9 +57,9 @@ struct Ruled {
     const char* prefix;  // moves before the cycle
     const char* cycle;   // one pass; played twice, the start occurs a third time
     Verdict verdict;
-    Color offender;      // for PerpetualCheck / PerpetualChase
-    const char* chased;  // PerpetualChase: the piece named, on its square at the end ("" = not checked)
-    bool mutual = false; // Draw: both sides chased
+    Color offender;       // for PerpetualCheck / PerpetualChase
+    const char* chased;   // PerpetualChase: the piece named, on its square at the end ("" = not checked)
+    bool mutual = false;  // Draw: both sides chased
 };
 
 constexpr Color Red = Color::Red, Black = Color::Black;
@@ -285,8 +285,8 @@ TEST_CASE("a cycle begun before the root: two-fold against the root side, three-
     // ...and a red move that repeats a game position for the second time is
     // a loss for red when red is the root side (red moved from the root)...
     Position r = fromFen("5k3/9/9/3r5/4N4/9/9/9/9/4K4 w - - 0 1");
-    play(r, "e5c4 d6d7 c4e5 d7d6 e5c4 d6d7");  // root: red to move
-    play(r, "c4e5");                           // the second occurrence of the position after c4e5
+    play(r, "e5c4 d6d7 c4e5 d7d6 e5c4 d6d7");                      // root: red to move
+    play(r, "c4e5");                                               // the second occurrence of the position after c4e5
     CHECK(rules::judge(r, 1).verdict == Verdict::PerpetualChase);  // ply 1: red is the root side
     // ...but not when black is (the same position two plies after a black
     // root): red could still leave the cycle.

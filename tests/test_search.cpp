@@ -16,7 +16,7 @@ namespace {
 
 struct KnownAnswer {
     std::string fen;
-    int mateIn;                 // moves; 0 = not a mate test
+    int mateIn;                     // moves; 0 = not a mate test
     std::vector<std::string> best;  // acceptable first moves (empty = any)
     uint64_t nodeLimit;
     int line;
@@ -86,8 +86,7 @@ TEST_CASE("forced mates are found with the right distance", "[search][slow]") {
         } else {
             ++onlyMoves;
         }
-        if (!a.best.empty())
-            CHECK(std::find(a.best.begin(), a.best.end(), r.best.toString()) != a.best.end());
+        if (!a.best.empty()) CHECK(std::find(a.best.begin(), a.best.end(), r.best.toString()) != a.best.end());
     }
     CHECK(mates >= 15);
     CHECK(onlyMoves >= 5);

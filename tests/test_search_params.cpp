@@ -129,8 +129,8 @@ TEST_CASE("tuning builds: the search constants are spin options", "[search][para
         const int def = defaults.*(p.member);
         CHECK(listed(ucci, "option " + lower + " type spin min " + std::to_string(p.min) + " max " +
                                std::to_string(p.max) + " default " + std::to_string(def)));
-        CHECK(listed(uci, "option name " + std::string(p.name) + " type spin default " + std::to_string(def) +
-                              " min " + std::to_string(p.min) + " max " + std::to_string(p.max)));
+        CHECK(listed(uci, "option name " + std::string(p.name) + " type spin default " + std::to_string(def) + " min " +
+                              std::to_string(p.min) + " max " + std::to_string(p.max)));
         // Either spelling sets the field.
         auto r = engine.setOption(p.name, std::to_string(p.max));
         CHECK(r.applied);

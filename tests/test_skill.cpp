@@ -150,8 +150,8 @@ TEST_CASE("skill: the choice stays within the loss bound, never a lost line, rep
     const Move m[6] = {Move::parse("h2e2"), Move::parse("b2e2"), Move::parse("h0g2"),
                        Move::parse("c3c4"), Move::parse("g3g4"), Move::parse("b0c2")};
     for (Move x : m) REQUIRE(x);
-    const std::vector<skill::Line> lines = {{m[0], 120}, {m[1], 100}, {m[2], 60},
-                                            {m[3], -40}, {m[4], -ValueMate + 9}, {m[5], -ValueBan + 4}};
+    const std::vector<skill::Line> lines = {
+        {m[0], 120}, {m[1], 100}, {m[2], 60}, {m[3], -40}, {m[4], -ValueMate + 9}, {m[5], -ValueBan + 4}};
     for (int level : {0, 5, 10, 15, 19}) {
         const skill::Params p = skill::paramsFor(level);
         std::map<size_t, int> seen;
@@ -166,9 +166,8 @@ TEST_CASE("skill: the choice stays within the loss bound, never a lost line, rep
         }
         INFO("level " << level);
         // The best line is the most likely; weak levels vary.
-        CHECK(seen[0] == std::max_element(seen.begin(), seen.end(), [](auto& a, auto& b) {
-                             return a.second < b.second;
-                         })->second);
+        CHECK(seen[0] ==
+              std::max_element(seen.begin(), seen.end(), [](auto& a, auto& b) { return a.second < b.second; })->second);
         if (level <= 10) CHECK(seen.size() >= 2);
     }
     // Lost everywhere: still a move (the least bad within the bound).
@@ -220,8 +219,8 @@ TEST_CASE("skill: the options parse and clamp in both dialects", "[skill][option
         CHECK(engine.skillLevel() == Approx(skill::levelForElo(mid)));
         r = engine.setOption("elo", std::to_string(skill::maxElo() + 1000));
         REQUIRE(r.messages.size() == 1);
-        CHECK(r.messages[0] == fmt::format("option elo: {} is out of range, using {}", skill::maxElo() + 1000,
-                                           skill::maxElo()));
+        CHECK(r.messages[0] ==
+              fmt::format("option elo: {} is out of range, using {}", skill::maxElo() + 1000, skill::maxElo()));
         CHECK(engine.skillLevel() == skill::MaxLevel);  // the top of the range is full strength
         r = engine.setOption("elo", "0");
         REQUIRE(r.messages.size() == 1);
@@ -238,14 +237,15 @@ TEST_CASE("skill: the options parse and clamp in both dialects", "[skill][option
             std::lock_guard lock(m);
             out.push_back(line);
         });
-        auto lines = runProtocol(protocol, out, {"ucci", "setoption skilllevel 25", "setoption limitstrength on",
-                                                 "setoption elo 100000"});
+        auto lines = runProtocol(
+            protocol, out, {"ucci", "setoption skilllevel 25", "setoption limitstrength on", "setoption elo 100000"});
         CHECK(contains(lines, "option skilllevel type spin min 0 max 20 default 20"));
         CHECK(contains(lines, "option limitstrength type check default false"));
         CHECK(contains(lines, fmt::format("option elo type spin min {} max {} default {}", skill::minElo(),
                                           skill::maxElo(), skill::minElo())));
         CHECK(contains(lines, "info string option skilllevel: 25 is out of range, using 20"));
-        CHECK(contains(lines, fmt::format("info string option elo: 100000 is out of range, using {}", skill::maxElo())));
+        CHECK(
+            contains(lines, fmt::format("info string option elo: 100000 is out of range, using {}", skill::maxElo())));
         CHECK(protocol.engine().skillLevel() == skill::MaxLevel);
 
         lines = runProtocol(protocol, out,
@@ -415,11 +415,16 @@ TEST_CASE("skill: the protocol shows the chosen move's line last, and only the l
         });
         protocol.engine().seedRandom(3);
         const bool uci = std::string(dialect) == "uci";
-        std::vector<std::string> script = {dialect, uci ? "setoption name OwnBook value false" : "setoption usebook false",
+        std::vector<std::string> script = {dialect,
+                                           uci ? "setoption name OwnBook value false" : "setoption usebook false",
                                            uci ? "setoption name Skill Level value 0" : "setoption skilllevel 0"};
-        const char* positions[] = {"position startpos", "position startpos moves h2e2", "position startpos moves b2e2",
-                                   "position startpos moves h2e2 h9g7", "position startpos moves c3c4",
-                                   "position startpos moves h0g2", "position startpos moves b0c2",
+        const char* positions[] = {"position startpos",
+                                   "position startpos moves h2e2",
+                                   "position startpos moves b2e2",
+                                   "position startpos moves h2e2 h9g7",
+                                   "position startpos moves c3c4",
+                                   "position startpos moves h0g2",
+                                   "position startpos moves b0c2",
                                    "position startpos moves g3g4"};
         for (const char* p : positions) {
             script.push_back(p);
@@ -431,7 +436,8 @@ TEST_CASE("skill: the protocol shows the chosen move's line last, and only the l
         std::string lastPv;
         for (const auto& l : out) {
             CHECK(l.find(" multipv 2") == std::string::npos);
-            if (l.rfind("info ", 0) == 0 && l.find(" pv ") != std::string::npos) lastPv = l.substr(l.find(" pv ") + 4, 4);
+            if (l.rfind("info ", 0) == 0 && l.find(" pv ") != std::string::npos)
+                lastPv = l.substr(l.find(" pv ") + 4, 4);
             if (l.rfind("bestmove ", 0) == 0) {
                 ++answers;
                 CHECK(lastPv == l.substr(9, 4));
@@ -535,8 +541,8 @@ MatchScore miniMatch(Engine& first, Engine& second, const std::vector<std::strin
             second.newGame();
             first.seedRandom(1000 + uint64_t(s.games));
             second.seedRandom(2000 + uint64_t(s.games));
-            const int result = firstRed ? playGame(first, second, opening, nodes, 150)
-                                        : playGame(second, first, opening, nodes, 150);
+            const int result =
+                firstRed ? playGame(first, second, opening, nodes, 150) : playGame(second, first, opening, nodes, 150);
             const int forFirst = firstRed ? result : -result;
             s.points += forFirst > 0 ? 1 : forFirst == 0 ? 0.5 : 0;
             s.wins += forFirst > 0;

@@ -261,8 +261,7 @@ TEST_CASE("a huge hash size never keeps isready waiting", "[tt][protocol][proces
     // and the size obtained is reported unless it is the whole 65536 MB.
     seen.clear();
     elapsed = timeToReady("setoption hashsize 999999999", seen);
-    INFO("hashsize 999999999: readyok after " << millis(elapsed)
-                                               << " ms");
+    INFO("hashsize 999999999: readyok after " << millis(elapsed) << " ms");
     CHECK(elapsed < 3s);
     auto has = [&](const std::string& prefix) {
         return std::any_of(seen.begin(), seen.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });

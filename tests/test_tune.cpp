@@ -163,7 +163,8 @@ TEST_CASE("the linear form follows a change of a weight", "[eval][tune]") {
     CHECK(lin.coef[paramIndex(params, params.pieceValue[int(PieceType::Rook)])] == 1);
     CHECK(evaluateLinear(lin, params) == evaluate(p) + 10);
     // Table entries mirror: a red rook on i0 reads the a0 entry.
-    CHECK(lin.coef[paramIndex(params, params.psqt[int(PieceType::Rook)][9][0])] == 1);  // a0 and i0 for red, a9 only for black
+    CHECK(lin.coef[paramIndex(params, params.psqt[int(PieceType::Rook)][9][0])] ==
+          1);  // a0 and i0 for red, a9 only for black
 }
 
 TEST_CASE("every weight has its own readable name", "[tune]") {
@@ -495,13 +496,16 @@ TEST_CASE("the quiet leaves written beside the samples rebuild the same samples"
 
 TEST_CASE("labelled positions are read with their game and label; bad lines are skipped", "[tune]") {
     const std::string good = "3ak4/9/2n3n2/9/9/9/P1P6/9/9/R2K5 w - - 0 1";
-    std::istringstream in("# comment\n"
-                          "7\t0.25\t" + good + "\n" +
-                          "8\t1\trnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1\n"
-                          "9\t1.5\t" + good + "\n" +       // label above 1
-                          "x\t0.5\t" + good + "\n" +       // no game number
-                          "10\t0.5\tnot a fen\n"           // bad FEN
-                          "11\t0.5\n");                    // no FEN field
+    std::istringstream in(
+        "# comment\n"
+        "7\t0.25\t" +
+        good + "\n" +
+        "8\t1\trnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1\n"
+        "9\t1.5\t" +
+        good + "\n" +               // label above 1
+        "x\t0.5\t" + good + "\n" +  // no game number
+        "10\t0.5\tnot a fen\n"      // bad FEN
+        "11\t0.5\n");               // no FEN field
     std::vector<tune::Sample> samples;
     int bad = 0;
     tune::readLabelled(in, samples, bad);
@@ -546,13 +550,15 @@ TEST_CASE("tune --dump writes the quiet positions that tune --labels reads back"
     REQUIRE(samples.size() == size_t(lines));
     for (const tune::Sample& s : samples) CHECK(s.result == 0.25f);
     // --dump-every keeps every Nth position; --labels alone (no PGN) fits.
-    REQUIRE(tune::runTuneTool({"--dump", dir.file("pos3.tsv"), "--dump-every", "3", "--skip-plies", "0",
-                               dir.file("g.pgn")}, print) == 0);
+    REQUIRE(tune::runTuneTool(
+                {"--dump", dir.file("pos3.tsv"), "--dump-every", "3", "--skip-plies", "0", dir.file("g.pgn")}, print) ==
+            0);
     const std::string every3 = test::readFile(dir.file("pos3.tsv"));
     CHECK(std::count(every3.begin(), every3.end(), '\n') == (lines + 2) / 3);
     printed.clear();
-    REQUIRE(tune::runTuneTool({"--labels", dir.file("labels.tsv"), "--iterations", "10", "--holdout", "0",
-                               "--out", dir.file("w.h")}, print) == 0);
+    REQUIRE(tune::runTuneTool(
+                {"--labels", dir.file("labels.tsv"), "--iterations", "10", "--holdout", "0", "--out", dir.file("w.h")},
+                print) == 0);
     CHECK(test::readFile(dir.file("w.h")).find("DefaultEvalParams") != std::string::npos);
     // Bad uses: --dump without games, a missing labels file.
     CHECK(tune::runTuneTool({"--dump", dir.file("x.tsv"), "--labels", dir.file("labels.tsv")}, print) == 2);

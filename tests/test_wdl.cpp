@@ -146,18 +146,18 @@ TEST_CASE("showwdl: both dialects print the model's wdl for the printed score", 
     for (const std::string& fen : fens) {
         INFO(fen);
         const Position pos = fromFen(fen);
-        const std::vector<std::string> uci = runProtocol({"uci", "setoption name UCI_ShowWDL value true",
-                                                          "setoption name OwnBook value false", "position fen " + fen,
-                                                          "go depth 4"});
+        const std::vector<std::string> uci =
+            runProtocol({"uci", "setoption name UCI_ShowWDL value true", "setoption name OwnBook value false",
+                         "position fen " + fen, "go depth 4"});
         CHECK(checkPrintedWdl(uci, pos, Protocol::Dialect::Uci) >= 4);
         const std::vector<std::string> ucci = runProtocol(
             {"ucci", "setoption showwdl true", "setoption usebook false", "position fen " + fen, "go depth 4"});
         CHECK(checkPrintedWdl(ucci, pos, Protocol::Dialect::Ucci) >= 4);
         for (const std::string& line : uci) {
             sawMate = sawMate || line.find("score mate 2 wdl 1000 0 0") != std::string::npos;
-            sawEstimate = sawEstimate || (line.find(" wdl ") != std::string::npos &&
-                                          line.find(" wdl 1000 0 0") == std::string::npos &&
-                                          line.find(" wdl 0 0 1000") == std::string::npos);
+            sawEstimate = sawEstimate ||
+                          (line.find(" wdl ") != std::string::npos && line.find(" wdl 1000 0 0") == std::string::npos &&
+                           line.find(" wdl 0 0 1000") == std::string::npos);
         }
     }
     CHECK(sawMate);

@@ -94,7 +94,8 @@ std::string someMove(const std::string& fen, const std::string& except = "") {
     REQUIRE_FALSE(p.setFen(fen));
     for (int from = 0; from < 90; ++from)
         for (int to = 0; to < 90; ++to) {
-            const std::string text = squareName(makeSquare(from % 9, from / 9)) + squareName(makeSquare(to % 9, to / 9));
+            const std::string text =
+                squareName(makeSquare(from % 9, from / 9)) + squareName(makeSquare(to % 9, to / 9));
             if (text != except && p.parseLegalMove(text)) return text;
         }
     FAIL("no legal move in " << fen);
@@ -117,7 +118,7 @@ void xboardHandshake(EngineProcess& e) {
 TEST_CASE("xboard: scores and FENs as XBoard reads and writes them", "[xboard]") {
     CHECK(toXboardScore(123) == 123);
     CHECK(toXboardScore(-40) == -40);
-    CHECK(toXboardScore(mateIn(1)) == 100001);   // mate with the next move
+    CHECK(toXboardScore(mateIn(1)) == 100001);  // mate with the next move
     CHECK(toXboardScore(mateIn(3)) == 100002);
     CHECK(toXboardScore(matedIn(2)) == -100001);
     // XBoard's xiangqi FEN: H and E letters, no castling or en-passant field.
@@ -138,9 +139,9 @@ TEST_CASE("xboard: handshake lists the features and the registry's options, then
     const auto features = starting(out, "feature ");
     REQUIRE(features.size() >= 3);
     const std::string& first = features.front();
-    for (const char* f : {"myname=\"Chariot ", "variants=\"xiangqi\"", "setboard=1", "usermove=1", "ping=1",
-                          "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "san=0",
-                          "time=1", "draw=1", "reuse=1", "playother=1"})
+    for (const char* f :
+         {"myname=\"Chariot ", "variants=\"xiangqi\"", "setboard=1", "usermove=1", "ping=1", "sigint=0", "sigterm=0",
+          "colors=0", "analyze=1", "memory=1", "smp=1", "san=0", "time=1", "draw=1", "reuse=1", "playother=1"})
         CHECK(first.find(f) != std::string::npos);
     CHECK(features.back() == "feature done=1");
     CHECK(has(out, "feature option=\"OwnBook -check 1\""));
@@ -151,8 +152,8 @@ TEST_CASE("xboard: handshake lists the features and the registry's options, then
     // One line per registry option with a UCI name, less those CECP commands set.
     size_t expected = 0;
     for (const Option& o : s.protocol.engine().options().all()) {
-        const bool covered = o.ucciName == "hashsize" || o.ucciName == "threads" || o.ucciName == "ponder" ||
-                             o.ucciName == "debug";
+        const bool covered =
+            o.ucciName == "hashsize" || o.ucciName == "threads" || o.ucciName == "ponder" || o.ucciName == "debug";
         if (o.uciName.empty() || covered) {
             CHECK(indexOf(out, "feature option=\"" + (o.uciName.empty() ? o.ucciName : o.uciName) + " ") == out.size());
         } else {
@@ -174,8 +175,8 @@ TEST_CASE("xboard: only the first command selects it", "[xboard]") {
 
 TEST_CASE("xboard: a usermove makes the engine think and move; ping answers after the move", "[xboard]") {
     Script s;
-    const auto& out = s.run({"new", "variant xiangqi", "option OwnBook=0", "sd 4", "post", "time 30000",
-                             "otim 30000", "usermove h2e2", "ping 1"});
+    const auto& out = s.run({"new", "variant xiangqi", "option OwnBook=0", "sd 4", "post", "time 30000", "otim 30000",
+                             "usermove h2e2", "ping 1"});
     const size_t move = indexOf(out, "move ");
     REQUIRE(move < out.size());
     const std::string reply = words(out[move])[1];
@@ -218,7 +219,8 @@ TEST_CASE("xboard: a game as XBoard plays it: time, otim, usermove; every reply 
         const std::string reply = words(*move)[1];
         INFO("after " << mine << ": " << reply);
         CHECK(isLegalIn(fenAfter(std::string(StartFen), game), reply));
-        CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& l) { return thinking(l).has_value(); }) >= 1);
+        CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& l) { return thinking(l).has_value(); }) >=
+              1);
         game.push_back(reply);
         clock -= std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count() / 10 - 10;
     }
@@ -239,8 +241,8 @@ TEST_CASE("xboard: force, go and playother pick the engine's colour", "[xboard]"
     CHECK(has(out, "pong 2"));
     CHECK(s.protocol.engine().position().fen() == fenAfter(std::string(StartFen), {"h2e2", "h9g7"}));
     // playother: the engine takes the other side and moves after the opponent's move.
-    out = s.run({"new", "option OwnBook=0", "sd 2", "force", "usermove h2e2", "playother", "ping 3",
-                 "usermove h9g7", "ping 4"});
+    out = s.run({"new", "option OwnBook=0", "sd 2", "force", "usermove h2e2", "playother", "ping 3", "usermove h9g7",
+                 "ping 4"});
     REQUIRE(starting(out, "move ").size() == 1);
     CHECK(indexOf(out, "pong 3") < indexOf(out, "move "));
     CHECK(isLegalIn(fenAfter(std::string(StartFen), {"h2e2"}), "h9g7"));
@@ -251,8 +253,8 @@ TEST_CASE("xboard: setboard takes XBoard's FEN; a bad one is refused and the pos
     Script s;
     // Mate in one for red (a1d1: e9 would face the red king), in XBoard's form.
     const std::string mate = "3k5/9/9/9/9/9/9/9/R8/4K4 w 0 1";
-    auto out = s.run({"new", "force", "setboard " + mate, "setboard rnbakabnr/9/1c5c1/RNBAKABNR w 0 1",
-                      "usermove h2e2", "sd 3", "go", "ping 1"});
+    auto out = s.run({"new", "force", "setboard " + mate, "setboard rnbakabnr/9/1c5c1/RNBAKABNR w 0 1", "usermove h2e2",
+                      "sd 3", "go", "ping 1"});
     const auto errors = starting(out, "Error (bad FEN: ");
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].find("): setboard rnbakabnr/9/1c5c1/RNBAKABNR w 0 1") != std::string::npos);
@@ -264,9 +266,8 @@ TEST_CASE("xboard: setboard takes XBoard's FEN; a bad one is refused and the pos
     REQUIRE(move + 1 < out.size());
     CHECK(out[move + 1] == "1-0 {Red mates}");
     // XBoard's start position, with H and E, black to move.
-    out = s.run({"new", "force",
-                 "setboard rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4HC1/9/RHEAKAE1R b 1 1", "sd 2", "go",
-                 "ping 1"});
+    out = s.run({"new", "force", "setboard rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4HC1/9/RHEAKAE1R b 1 1", "sd 2",
+                 "go", "ping 1"});
     CHECK(starting(out, "Error").empty());
     REQUIRE(starting(out, "move ").size() == 1);
     CHECK(isLegalIn(fenAfter(std::string(StartFen), {"h0g2"}), words(starting(out, "move ")[0])[1]));
@@ -284,8 +285,8 @@ TEST_CASE("xboard: undo and remove take moves back", "[xboard]") {
     CHECK(has(out, "Error (no move to undo): undo"));
     CHECK(s.protocol.engine().position().fen() == std::string(StartFen));
     // After an undo the engine, still playing black, answers the new move.
-    out = s.run({"new", "option OwnBook=0", "sd 2", "usermove h2e2", "ping 1", "force", "undo", "undo",
-                 "new", "option OwnBook=0", "sd 2", "usermove b2e2", "ping 2"});
+    out = s.run({"new", "option OwnBook=0", "sd 2", "usermove h2e2", "ping 1", "force", "undo", "undo", "new",
+                 "option OwnBook=0", "sd 2", "usermove b2e2", "ping 2"});
     const auto moves = starting(out, "move ");
     REQUIRE(moves.size() == 2);
     CHECK(isLegalIn(fenAfter(std::string(StartFen), {"b2e2"}), words(moves[1])[1]));
@@ -293,10 +294,11 @@ TEST_CASE("xboard: undo and remove take moves back", "[xboard]") {
 
 TEST_CASE("xboard: bad input gets Illegal move or Error and changes nothing", "[xboard]") {
     Script s;
-    const auto& out = s.run({"new", "force", "usermove h2e2", "usermove h2e9", "usermove zz99", "usermove a0a2",
-                             "frobnicate 3", "level x y z", "level 40", "st banana", "sd deep", "time soon",
-                             "variant shogi", "memory lots", "option", "option Nonexistent=3", "usermove",
-                             "setboard", "setboard 9/9/9 w", "ping 9"});
+    const auto& out = s.run({"new",           "force",         "usermove h2e2",    "usermove h2e9",
+                             "usermove zz99", "usermove a0a2", "frobnicate 3",     "level x y z",
+                             "level 40",      "st banana",     "sd deep",          "time soon",
+                             "variant shogi", "memory lots",   "option",           "option Nonexistent=3",
+                             "usermove",      "setboard",      "setboard 9/9/9 w", "ping 9"});
     CHECK(has(out, "Illegal move (no such move here): h2e9"));
     CHECK(has(out, "Illegal move (not a move like h2e2): zz99"));
     CHECK(has(out, "Illegal move (no such move here): a0a2"));  // black to move
@@ -322,8 +324,8 @@ TEST_CASE("xboard: bad input gets Illegal move or Error and changes nothing", "[
 TEST_CASE("xboard: a clock below zero means no time left, not the whole control", "[xboard]") {
     Script s;
     const auto t0 = Clock::now();
-    const auto& out = s.run({"new", "option OwnBook=0", "level 0 5 0", "time -50", "otim 30000", "usermove h2e2",
-                             "ping 1"});
+    const auto& out =
+        s.run({"new", "option OwnBook=0", "level 0 5 0", "time -50", "otim 30000", "usermove h2e2", "ping 1"});
     CHECK(Clock::now() - t0 < 2000ms);
     REQUIRE(starting(out, "move ").size() == 1);
     CHECK(indexOf(out, "pong 1") > indexOf(out, "move "));
@@ -351,19 +353,18 @@ TEST_CASE("xboard: options, memory and cores reach the engine's registry", "[xbo
 TEST_CASE("xboard: the rules end the game: the claims XBoard checks and accepts", "[xboard]") {
     Script s;
     // Mated: the engine, to move, claims the loss.
-    auto out = s.run({"new", "force", "setboard 3k5/9/9/9/9/9/9/9/R8/4K4 w 0 1", "playother", "usermove a1d1",
-                      "ping 1"});
+    auto out =
+        s.run({"new", "force", "setboard 3k5/9/9/9/9/9/9/9/R8/4K4 w 0 1", "playother", "usermove a1d1", "ping 1"});
     CHECK(has(out, "1-0 {Red mates}"));
     CHECK(starting(out, "move ").empty());
     // Stalemated (a loss in xiangqi).
-    out = s.run({"new", "force", "setboard 3k5/9/4R4/9/9/9/9/9/9/5K3 w 0 1", "playother", "usermove e7e8",
-                 "ping 1"});
+    out = s.run({"new", "force", "setboard 3k5/9/4R4/9/9/9/9/9/9/5K3 w 0 1", "playother", "usermove e7e8", "ping 1"});
     CHECK(has(out, "1-0 {Black is stalemated}"));
     // A draw by repetition at the third occurrence: the horses go back and forth.
     const std::string horses = "3k2n2/9/9/9/9/9/9/9/9/4K1N2 w 0 1";
-    out = s.run({"new", "force", "setboard " + horses, "usermove g0h2", "usermove g9h7", "usermove h2g0",
-                 "usermove h7g9", "usermove g0h2", "usermove g9h7", "usermove h2g0", "playother", "usermove h7g9",
-                 "ping 1"});
+    out =
+        s.run({"new", "force", "setboard " + horses, "usermove g0h2", "usermove g9h7", "usermove h2g0", "usermove h7g9",
+               "usermove g0h2", "usermove g9h7", "usermove h2g0", "playother", "usermove h7g9", "ping 1"});
     CHECK(has(out, "1/2-1/2 {repetition}"));
     CHECK(starting(out, "move ").empty());
     // A game finished by `result`: the engine is in force mode and does not move.
@@ -389,8 +390,8 @@ TEST_CASE("xboard: a perpetual by the opponent is left to XBoard; the no-capture
     CHECK(isLegalIn(fenAfter("9/4k4/9/9/9/9/9/9/9/R2K5 w - - 0 1", cycle), words(starting(out, "move ")[0])[1]));
     // 119 plies without a capture: the engine's move reaches the 120th, so
     // it offers the draw first (XBoard grants it where its own count agrees).
-    out = s.run({"new", "option OwnBook=0", "sd 3", "force", "setboard 4k4/9/9/9/9/9/9/9/9/R2K5 w 119 80", "go",
-                 "ping 1"});
+    out = s.run(
+        {"new", "option OwnBook=0", "sd 3", "force", "setboard 4k4/9/9/9/9/9/9/9/9/R2K5 w 119 80", "go", "ping 1"});
     const size_t move = indexOf(out, "move ");
     REQUIRE(move < out.size());
     REQUIRE(move > 0);

@@ -40,7 +40,7 @@ struct Options {
 
 // One search: the side to move's view.
 struct Eval {
-    Move best;         // none(): no legal move (the side to move has lost)
+    Move best;  // none(): no legal move (the side to move has lost)
     Value score = 0;
     int depth = 0;
     uint64_t nodes = 0;
@@ -50,15 +50,15 @@ struct Eval {
 };
 
 struct MoveNote {
-    int ply = 0;         // 0-based index in the game
-    int number = 0;      // the move number printed before it
+    int ply = 0;     // 0-based index in the game
+    int number = 0;  // the move number printed before it
     Color side = Color::Red;
     Move move;
-    std::string text;    // in the output notation
-    Eval before;         // the search of the position it was played in
-    Eval after;          // the search of the position it led to
-    int loss = 0;        // internal units, >= 0
-    std::string mark;    // "", "?!", "?", "??"
+    std::string text;  // in the output notation
+    Eval before;       // the search of the position it was played in
+    Eval after;        // the search of the position it led to
+    int loss = 0;      // internal units, >= 0
+    std::string mark;  // "", "?!", "?", "??"
 };
 
 struct SideSummary {
@@ -71,7 +71,7 @@ struct SideSummary {
 // A game with its moves resolved (before any search).
 struct PreparedGame {
     const pgn::PgnGame* game = nullptr;
-    int number = 0;        // 1-based over the whole run
+    int number = 0;  // 1-based over the whole run
     std::string fen;
     std::vector<Move> moves;
     notation::Notation inputNotation = notation::Notation::Iccs;
@@ -83,10 +83,10 @@ PreparedGame prepareGame(const pgn::PgnGame& game, int number);
 struct GameReport {
     const PreparedGame* prepared = nullptr;
     notation::Notation notation = notation::Notation::Iccs;  // of the output
-    Eval start;                      // the first position's search
+    Eval start;                                              // the first position's search
     std::vector<MoveNote> moves;
     SideSummary red, black;
-    std::vector<size_t> worst;       // indices of the biggest losses (marked moves only), at most 3
+    std::vector<size_t> worst;  // indices of the biggest losses (marked moves only), at most 3
 };
 
 // Searches the positions of a prepared game (engine.newGame() first: the

@@ -21,7 +21,7 @@ struct WorkCaps;
 struct BenchConfig {
     int depth = 11;
     size_t hashMB = 16;
-    int threads = 1;  // more than one: Lazy SMP, and the node count is no longer a signature
+    int threads = 1;       // more than one: Lazy SMP, and the node count is no longer a signature
     size_t positions = 0;  // the first N bench positions only; 0: all (the signature)
     bool nnue = false;     // evaluate with the engine's NNUE net (`usennue`); the signature is the handcrafted one's
 };

@@ -29,7 +29,7 @@ constexpr uint32_t MaxRecordWeight = 65535;  // what a uint16 weight field can h
 // One record in memory, for either format (an ElephantEye lock is zero-extended).
 struct Record {
     uint64_t key;
-    uint16_t move;    // raw, in the file's own move encoding
+    uint16_t move;  // raw, in the file's own move encoding
     uint16_t weight;
 };
 

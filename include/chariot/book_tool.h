@@ -15,7 +15,7 @@ struct BookBuildStats {
     size_t lines = 0;
     size_t positions = 0;  // distinct positions with a book move (mirrors merged)
     size_t records = 0;
-    size_t clamped = 0;    // records whose summed weight was capped at 65535
+    size_t clamped = 0;  // records whose summed weight was capped at 65535
 };
 
 // Builds Chariot's binary book from the text source (format documented in

@@ -37,12 +37,12 @@ constexpr size_t PlyBytes = 5;
 
 enum class Result : uint8_t { BlackWin = 0, Draw = 1, RedWin = 2 };
 enum class Termination : uint8_t {
-    Mate,             // no legal move (checkmate or stalemate: both lose)
+    Mate,  // no legal move (checkmate or stalemate: both lose)
     PerpetualCheck,
     PerpetualChase,
-    Repetition,       // a draw by repetition
-    NoCapture,        // 120 plies without a capture
-    DeadDraw,         // neither side has an attacking piece
+    Repetition,  // a draw by repetition
+    NoCapture,   // 120 plies without a capture
+    DeadDraw,    // neither side has an attacking piece
     MaxPlies,
     AdjudicatedWin,   // both sides' searches agreed on a decisive score
     AdjudicatedDraw,  // a long run of level scores late in the game
@@ -51,7 +51,7 @@ const char* terminationName(Termination t);
 
 // Per-ply flags.
 namespace PlyFlag {
-constexpr uint8_t Quiet = 1;        // a training position: searched, not in check, best move quiet, score not decisive
+constexpr uint8_t Quiet = 1;  // a training position: searched, not in check, best move quiet, score not decisive
 constexpr uint8_t InCheck = 2;
 constexpr uint8_t CaptureBest = 4;  // the move played (the search's best) captures
 constexpr uint8_t Opening = 8;      // a book or random opening ply: not searched, score 0

@@ -47,11 +47,11 @@ struct GoRequest {
 
 // The answer to a `go`.
 struct BestMove {
-    SearchResult result;               // best none(): no legal move
+    SearchResult result;  // best none(): no legal move
     bool fromBook = false;
-    std::vector<BookMove> bookMoves;   // with fromBook: every usable book move, best first
-    bool offerDraw = false;            // a dead draw, or a long level no-capture run (or accepting an offer)
-    bool resign = false;               // a short forced mate against us
+    std::vector<BookMove> bookMoves;  // with fromBook: every usable book move, best first
+    bool offerDraw = false;           // a dead draw, or a long level no-capture run (or accepting an offer)
+    bool resign = false;              // a short forced mate against us
 };
 
 struct EngineCallbacks {
@@ -64,7 +64,7 @@ struct EngineCallbacks {
 // A hash-table entry as `probe` shows it.
 struct ProbeResult {
     bool found = false;
-    Move move;            // none() if the entry has no legal move here
+    Move move;  // none() if the entry has no legal move here
     Value value = 0;
     Bound bound = Bound::None;
     int depth = 0;

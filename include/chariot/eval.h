@@ -14,13 +14,13 @@ namespace chariot {
 
 // Per-term breakdown, red's point of view, for the `eval` command.
 struct EvalTrace {
-    Score material;     // material + piece-square (the incremental sum)
+    Score material;  // material + piece-square (the incremental sum)
     Score mobility;
     Score kingSafety;
-    Score pieces;       // rook files, cannon/horse placement, pawn structure
-    int phase = 0;      // 0 = bare endgame .. PhaseMax = full middlegame
-    int scaled = 0;     // endgame scaling factor, /64
-    Value total = 0;    // final value from red's view (tempo excluded)
+    Score pieces;     // rook files, cannon/horse placement, pawn structure
+    int phase = 0;    // 0 = bare endgame .. PhaseMax = full middlegame
+    int scaled = 0;   // endgame scaling factor, /64
+    Value total = 0;  // final value from red's view (tempo excluded)
 };
 
 constexpr int PhaseMax = 48;

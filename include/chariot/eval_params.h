@@ -66,12 +66,9 @@ struct NamedScalar {
     const char* name;
 };
 inline constexpr NamedScalar LeadingScalars[] = {
-    {&EvalParams::rookOpenFile, "rookOpenFile"},
-    {&EvalParams::connectedPawns, "connectedPawns"},
-    {&EvalParams::hollowCannon, "hollowCannon"},
-    {&EvalParams::cannonTwoScreens, "cannonTwoScreens"},
-    {&EvalParams::rookPinOnKingFile, "rookPinOnKingFile"},
-    {&EvalParams::missingAdvisor, "missingAdvisor"},
+    {&EvalParams::rookOpenFile, "rookOpenFile"},           {&EvalParams::connectedPawns, "connectedPawns"},
+    {&EvalParams::hollowCannon, "hollowCannon"},           {&EvalParams::cannonTwoScreens, "cannonTwoScreens"},
+    {&EvalParams::rookPinOnKingFile, "rookPinOnKingFile"}, {&EvalParams::missingAdvisor, "missingAdvisor"},
     {&EvalParams::missingElephant, "missingElephant"},
 };
 inline constexpr NamedScalar TrailingScalars[] = {

@@ -17,7 +17,9 @@ struct MoveList {
     // is made at every node, where zeroing 320 bytes would cost more than
     // generating.
     MoveList() {}
-    union { Move moves[MaxMoves]; };
+    union {
+        Move moves[MaxMoves];
+    };
     int size = 0;
 
     void push(Move m) { moves[size++] = m; }

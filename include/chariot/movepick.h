@@ -28,8 +28,7 @@ public:
         const CaptureHistory* captures;
     };
 
-    MovePicker(const Position& pos, Move ttMove, const Move* killers, Move counter, Scoring scoring,
-               bool capturesOnly)
+    MovePicker(const Position& pos, Move ttMove, const Move* killers, Move counter, Scoring scoring, bool capturesOnly)
         : pos_(pos), ttMove_(ttMove), counter_(counter), scoring_(scoring), capturesOnly_(capturesOnly) {
         killers_[0] = killers ? killers[0] : Move::none();
         killers_[1] = killers ? killers[1] : Move::none();
@@ -47,7 +46,16 @@ public:
 
 private:
     enum class Stage : uint8_t {
-        TTMove, GenerateCaptures, GoodCaptures, Killer1, Killer2, Counter, GenerateQuiets, Quiets, BadCaptures, Done
+        TTMove,
+        GenerateCaptures,
+        GoodCaptures,
+        Killer1,
+        Killer2,
+        Counter,
+        GenerateQuiets,
+        Quiets,
+        BadCaptures,
+        Done
     };
 
     Move pickBest() {
@@ -58,13 +66,11 @@ private:
         std::swap(scores_[cursor_], scores_[best]);
         return list_.moves[cursor_++];
     }
-    bool isUsableKiller(Move m) const {
-        return m && m != ttMove_ && pos_.isEmpty(m.to()) && pos_.isPseudoLegal(m);
-    }
+    bool isUsableKiller(Move m) const { return m && m != ttMove_ && pos_.isEmpty(m.to()) && pos_.isPseudoLegal(m); }
     // How often this capture refuted its position before (capture history).
     int captureRecord(Move m) const {
-        return (*scoring_.captures)[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())]
-                                   [int(typeOf(pos_.pieceOn(m.to())))];
+        return (
+            *scoring_.captures)[pieceIndex(pos_.pieceOn(m.from()))][index(m.to())][int(typeOf(pos_.pieceOn(m.to())))];
     }
     // A capture that loses material by static exchange waits for the end;
     // its record moves that line (Stockfish's habit): a capture that often

@@ -28,7 +28,7 @@ namespace chariot::notation {
 enum class Notation : uint8_t { Iccs, Wxf, Chinese };
 
 std::optional<Notation> parseNotationName(std::string_view name);  // "iccs", "wxf", "chinese"
-const char* notationName(Notation n);                               // "iccs", "wxf", "chinese"
+const char* notationName(Notation n);                              // "iccs", "wxf", "chinese"
 
 // The notation a token is written in, judged by its form alone (no position):
 // nullopt when it is not a move in any of them.

@@ -31,9 +31,9 @@ struct Option {
     std::string uciName;   // the UCI spelling; empty: UCCI only
     OptionType type = OptionType::Button;
     std::string defaultValue;
-    int64_t min = 0, max = 0;          // spin
-    std::vector<std::string> vars;     // combo
-    std::string help;                  // one line for the README table and `help`
+    int64_t min = 0, max = 0;       // spin
+    std::vector<std::string> vars;  // combo
+    std::string help;               // one line for the README table and `help`
     // Applies a parsed, range-checked value; returns extra messages (may be empty).
     std::function<std::vector<std::string>(const OptionValue&)> apply;
     // Spin: a value of 0 means "the engine decides" (UCCI's hashsize 0, threads 0).
@@ -41,7 +41,7 @@ struct Option {
     // Shown only in the README/help, not advertised (aliases, old spellings).
     std::vector<std::string> aliases;
     std::string docDefault;  // the default as the README shows it, when the real one is machine-specific
-    std::string current;  // the value last set (as text), for `option` lines' defaults
+    std::string current;     // the value last set (as text), for `option` lines' defaults
 };
 
 // Builders, one per type (the handler gets the parsed, range-checked value).

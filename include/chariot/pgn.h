@@ -41,11 +41,11 @@ struct PgnMove {
 };
 
 struct PgnGame {
-    int line = 0;                  // where the game starts
-    std::vector<Tag> tags;         // in file order
+    int line = 0;                       // where the game starts
+    std::vector<Tag> tags;              // in file order
     std::vector<std::string> comments;  // before the first move
     std::vector<PgnMove> moves;
-    std::string result = "*";      // the result token, else the Result tag, else "*"
+    std::string result = "*";  // the result token, else the Result tag, else "*"
     // The first movetext token that is neither a move, a move number, a mark
     // nor a result: the game's moves end before it.
     std::optional<PgnMove> unreadable;

@@ -18,13 +18,10 @@
 
 namespace chariot {
 
-inline constexpr std::string_view StartFen =
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+inline constexpr std::string_view StartFen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 // Most pieces of one kind a side can have (1 king, 2 of each officer, 5 pawns).
-constexpr int maxPieceCount(PieceType t) {
-    return t == PieceType::King ? 1 : t == PieceType::Pawn ? 5 : 2;
-}
+constexpr int maxPieceCount(PieceType t) { return t == PieceType::King ? 1 : t == PieceType::Pawn ? 5 : 2; }
 
 class Position {
 public:
@@ -120,8 +117,7 @@ public:
             } else {
                 // In check, a move must capture on, block or clear (a cannon's
                 // screen) a line or horse jump to the king, or the check stays.
-                if (!from.line && !to.line && !to.leg && !tables::horseLeg(index(ksq) - index(m.to())))
-                    return false;
+                if (!from.line && !to.line && !to.leg && !tables::horseLeg(index(ksq) - index(m.to()))) return false;
             }
         }
         return keepsKingSafe(m);
@@ -163,8 +159,8 @@ public:
     // The key after m, without making it (to prefetch the TT entry early).
     uint64_t keyAfter(Move m) const {
         const Piece pc = board_[index(m.from())], captured = board_[index(m.to())];
-        uint64_t k = state().key ^ tables::Zobrist.blackToMove ^ tables::zobrist(pc, m.from()) ^
-                     tables::zobrist(pc, m.to());
+        uint64_t k =
+            state().key ^ tables::Zobrist.blackToMove ^ tables::zobrist(pc, m.from()) ^ tables::zobrist(pc, m.to());
         return captured == Piece::Empty ? k : k ^ tables::zobrist(captured, m.to());
     }
     void makeMove(Move m);
@@ -187,9 +183,7 @@ public:
     Piece movedBack(int n) const { return stateBack(n).moved; }
     // How many plies back a position can repeat the current one: not past
     // the last capture, the last null move or the position first set.
-    int reversiblePlies() const {
-        return std::min({int(state().rule60), int(state().pliesFromNull), historyLength()});
-    }
+    int reversiblePlies() const { return std::min({int(state().rule60), int(state().pliesFromNull), historyLength()}); }
 
     // Left-right mirror image of this position (same side to move).
     Position mirrored() const;
@@ -202,11 +196,11 @@ private:
     struct State {
         uint64_t key;
         Score psq;
-        Move move;          // the move that led here
-        Piece captured;     // what it captured
-        Piece moved;        // the piece that made it (Empty: none, or a null move)
-        bool inCheck;       // the side to move is in check here
-        int16_t rule60;     // plies since the last capture
+        Move move;       // the move that led here
+        Piece captured;  // what it captured
+        Piece moved;     // the piece that made it (Empty: none, or a null move)
+        bool inCheck;    // the side to move is in check here
+        int16_t rule60;  // plies since the last capture
         int16_t pliesFromNull;
         std::array<uint8_t, 2> attackUnits;  // psqt::attackUnits against the red and the black king
     };
@@ -287,9 +281,9 @@ private:
 // the FEN ends at `moves` or at the first word that is an ICCS move (so the
 // word `moves` may be left out), and has at most six fields.
 struct PositionText {
-    std::string fen;                 // the start position's FEN for startpos
+    std::string fen;  // the start position's FEN for startpos
     std::vector<std::string> moves;
-    size_t extraFenFields = 0;       // fields beyond the sixth, ignored
+    size_t extraFenFields = 0;  // fields beyond the sixth, ignored
 };
 // Reads words[first...]; on failure returns why and leaves `out` alone.
 std::optional<std::string> parsePositionText(const std::vector<std::string>& words, size_t first, bool bareFen,

@@ -41,10 +41,10 @@ enum class Verdict : uint8_t { None, Draw, PerpetualCheck, PerpetualChase };
 
 struct Ruling {
     Verdict verdict = Verdict::None;
-    Color offender = Color::Red;    // PerpetualCheck, PerpetualChase: the side that loses
-    Square chased = Square::None;   // PerpetualChase: a piece chased on every move, where it stands now
-    bool mutualChase = false;       // Draw: both sides chased perpetually
-    int plies = 0;                  // the moves judged: plies back to the earlier occurrence used
+    Color offender = Color::Red;   // PerpetualCheck, PerpetualChase: the side that loses
+    Square chased = Square::None;  // PerpetualChase: a piece chased on every move, where it stands now
+    bool mutualChase = false;      // Draw: both sides chased perpetually
+    int plies = 0;                 // the moves judged: plies back to the earlier occurrence used
 
     bool decided() const { return verdict == Verdict::PerpetualCheck || verdict == Verdict::PerpetualChase; }
 };

@@ -15,13 +15,23 @@ public:
     constexpr Score operator+(Score o) const { return fromRaw(value_ + o.value_); }
     constexpr Score operator-(Score o) const { return fromRaw(value_ - o.value_); }
     constexpr Score operator-() const { return fromRaw(-value_); }
-    constexpr Score& operator+=(Score o) { value_ += o.value_; return *this; }
-    constexpr Score& operator-=(Score o) { value_ -= o.value_; return *this; }
+    constexpr Score& operator+=(Score o) {
+        value_ += o.value_;
+        return *this;
+    }
+    constexpr Score& operator-=(Score o) {
+        value_ -= o.value_;
+        return *this;
+    }
     constexpr Score operator*(int k) const { return fromRaw(value_ * k); }
     constexpr bool operator==(const Score&) const = default;
 
 private:
-    constexpr static Score fromRaw(int32_t v) { Score s; s.value_ = v; return s; }
+    constexpr static Score fromRaw(int32_t v) {
+        Score s;
+        s.value_ = v;
+        return s;
+    }
     int32_t value_ = 0;
 };
 

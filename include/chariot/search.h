@@ -31,11 +31,11 @@ constexpr int MaxSearchDepth = 100;
 // go into SearchOptions, and the time manager combines the two.
 struct SearchLimits {
     int depth = MaxSearchDepth;
-    uint64_t nodes = 0;       // 0 = no node limit
-    TimeLimits time;          // clock, increment, movetime
-    int mate = 0;             // search for a mate in this many moves (0 = off)
-    bool infinite = false;    // no limit until stop
-    bool ponder = false;      // started as a ponder search: clock runs from ponderhit
+    uint64_t nodes = 0;             // 0 = no node limit
+    TimeLimits time;                // clock, increment, movetime
+    int mate = 0;                   // search for a mate in this many moves (0 = off)
+    bool infinite = false;          // no limit until stop
+    bool ponder = false;            // started as a ponder search: clock runs from ponderhit
     std::vector<Move> searchMoves;  // if not empty, only these root moves (UCI searchmoves)
 };
 
@@ -47,14 +47,14 @@ struct SearchOptions {
     // The NNUE net to evaluate with; null: the handcrafted evaluation. Used
     // at knowledge Large only (the lower levels are handcrafted ones).
     std::shared_ptr<const nnue::Network> net;
-    int randomness = 0;       // root score jitter, internal units (0 = deterministic)
-    uint64_t seed = 0;        // for the jitter
+    int randomness = 0;  // root score jitter, internal units (0 = deterministic)
+    uint64_t seed = 0;   // for the jitter
     int multiPV = 1;
     int threads = 1;
-    bool judgeChase = true;   // perpetual chase loses (false: a chasing repetition is a draw)
-    SearchParams params;      // the tunable constants (search_params.h)
+    bool judgeChase = true;  // perpetual chase loses (false: a chasing repetition is a draw)
+    SearchParams params;     // the tunable constants (search_params.h)
     // The engine's settings for when to stop and what to play:
-    TimeSettings time;        // move overhead, ponder option, the strength limiter's time share
+    TimeSettings time;              // move overhead, ponder option, the strength limiter's time share
     int depthCap = MaxSearchDepth;  // work caps and the strength limiter
     uint64_t nodeCap = 0;           // 0: none
     std::vector<Move> banned;       // root moves not to play (UCCI banmoves)
@@ -83,7 +83,7 @@ private:
 struct SearchInfo {
     int depth = 0;
     int selDepth = 0;
-    int multiPV = 1;          // 1-based line number
+    int multiPV = 1;  // 1-based line number
     Value score = 0;
     Bound bound = Bound::Exact;  // Lower/Upper: from an aspiration fail-high/low or an unfinished iteration
     uint64_t nodes = 0;
@@ -96,7 +96,7 @@ struct SearchInfo {
 struct CurrentMove {
     int depth = 0;
     Move move;
-    int number = 0;           // 1-based, in the order searched
+    int number = 0;  // 1-based, in the order searched
 };
 
 // Periodic sign of life (once a second after the first second).
@@ -116,10 +116,10 @@ struct RootLine {
 };
 
 struct SearchResult {
-    Move best;                // none() when there is no legal move
+    Move best;  // none() when there is no legal move
     Move ponder;
     Value score = 0;
-    int depth = 0;            // depth of the line answered
+    int depth = 0;  // depth of the line answered
     int selDepth = 0;
     // Exact: from the last completed iteration. Lower or Upper: the line of an
     // iteration that was stopped part way (its depth is that iteration's).
@@ -127,7 +127,7 @@ struct SearchResult {
     uint64_t nodes = 0;
     int64_t timeMs = 0;
     int hashfull = 0;
-    std::vector<Move> pv;     // starts with `best` (empty without a move)
+    std::vector<Move> pv;  // starts with `best` (empty without a move)
     // With MultiPV > 1: the main thread's lines of its last completed
     // iteration, best first; empty with MultiPV 1.
     std::vector<RootLine> lines;
@@ -194,7 +194,7 @@ struct RootMove {
     Value previousScore = -ValueInfinite;
     Value jitter = 0;
     int selDepth = 0;
-    int scoreDepth = 0;           // the iteration that set `score`
+    int scoreDepth = 0;               // the iteration that set `score`
     Bound scoreBound = Bound::Exact;  // for this move: Upper after a fail low, Lower after a fail high
     std::vector<Move> pv;
 };
@@ -203,8 +203,7 @@ class Worker {
 public:
     Worker(SearchShared& shared, int id) : shared_(shared), id_(id) {}
 
-    void prepare(const Position& root, const std::vector<Move>& rootMoves, const SearchOptions& options,
-                 uint64_t seed);
+    void prepare(const Position& root, const std::vector<Move>& rootMoves, const SearchOptions& options, uint64_t seed);
     void iterativeDeepening();
     void clearHistory();
 
@@ -217,10 +216,10 @@ private:
     struct Frame {
         Value staticEval = 0;
         Move move;
-        bool nullMove = false;   // the move made from this frame is a null move
-        int contSlot = -1;       // continuation slot of the move made here (-1: none/null)
-        Move excluded;           // singular-extension search: this move is left out
-        bool ttPv = false;       // this node is or once was on a principal variation
+        bool nullMove = false;  // the move made from this frame is a null move
+        int contSlot = -1;      // continuation slot of the move made here (-1: none/null)
+        Move excluded;          // singular-extension search: this move is left out
+        bool ttPv = false;      // this node is or once was on a principal variation
     };
 
     template <bool PvNode>

@@ -9,44 +9,44 @@ namespace chariot {
 
 // Internal units: a pawn before the river is about 100. Depths in plies.
 struct SearchParams {
-    int aspirationDelta = 31;         // first half-width of the root window
-    int reverseFutilityMargin = 99;   // per ply of depth
-    int reverseFutilityDepth = 8;     // at most this depth
-    int nullMoveBase = 2;             // null-move reduction R...
-    int nullMoveDeepDepth = 7;        // ...plus one from this depth on
-    int nullMoveVerifyDepth = 14;     // a null-move cutoff is verified from this depth on
-    int deltaMargin = 185;            // quiescence delta pruning
-    int lmpMaxDepth = 8;              // late-move (move-count) pruning up to this depth,
-    int lmpBase = 2;                  // after (lmpBase + depth^2) / (2 - improving) moves
+    int aspirationDelta = 31;        // first half-width of the root window
+    int reverseFutilityMargin = 99;  // per ply of depth
+    int reverseFutilityDepth = 8;    // at most this depth
+    int nullMoveBase = 2;            // null-move reduction R...
+    int nullMoveDeepDepth = 7;       // ...plus one from this depth on
+    int nullMoveVerifyDepth = 14;    // a null-move cutoff is verified from this depth on
+    int deltaMargin = 185;           // quiescence delta pruning
+    int lmpMaxDepth = 8;             // late-move (move-count) pruning up to this depth,
+    int lmpBase = 2;                 // after (lmpBase + depth^2) / (2 - improving) moves
     int futilityMaxDepth = 6;
-    int futilityBase = 121;           // futility margin: base + perDepth * depth
+    int futilityBase = 121;  // futility margin: base + perDepth * depth
     int futilityPerDepth = 91;
     int seePruneMaxDepth = 7;
-    int seeQuietMargin = 42;          // per ply of depth
-    int seeCaptureMargin = 25;        // per ply of depth, squared
-    int pvPruneMinRootDepth = 8;      // PV nodes prune like the others from this iteration on
+    int seeQuietMargin = 42;      // per ply of depth
+    int seeCaptureMargin = 25;    // per ply of depth, squared
+    int pvPruneMinRootDepth = 8;  // PV nodes prune like the others from this iteration on
     int singularMinDepth = 6;
     int singularMarginPerDepth = 4;
-    int lmrBase = 67;                 // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
+    int lmrBase = 67;  // LMR: base/100 + ln(depth) ln(moveCount) / (divisor/100)
     int lmrDivisor = 154;
-    int historyBonusPerDepth = 151;   // history bonus: min(depth * perDepth, max)
+    int historyBonusPerDepth = 151;  // history bonus: min(depth * perDepth, max)
     int historyBonusMax = 1621;
-    int iirMinDepth = 4;              // internal iterative reduction from this depth on
+    int iirMinDepth = 4;  // internal iterative reduction from this depth on
     // Late-move reduction adjustments, in 1024ths of a ply:
-    int lmrPv = 876;                  // less at PV nodes,
-    int lmrTtPv = 1040;               // at nodes once on a PV,
-    int lmrKiller = 1189;             // for killers,
-    int lmrCheck = 977;               // for checks;
-    int lmrCutNode = 1015;            // more at expected cut nodes,
-    int lmrNotImproving = -20;        // when the static eval is not improving;
-    int lmrHistory = 265;             // less per 8192 of the move's history (2 main + 2 continuation)
-    int researchDeeperMargin = 25;    // a reduced search beating alpha by margin + perR * r...
-    int researchDeeperPerR = 4;       // ...is searched again one ply deeper
-    int razorMaxDepth = 4;            // razoring up to this depth,
-    int razorBase = 230;              // when eval + base + perDepth * depth^2 < alpha
+    int lmrPv = 876;                // less at PV nodes,
+    int lmrTtPv = 1040;             // at nodes once on a PV,
+    int lmrKiller = 1189;           // for killers,
+    int lmrCheck = 977;             // for checks;
+    int lmrCutNode = 1015;          // more at expected cut nodes,
+    int lmrNotImproving = -20;      // when the static eval is not improving;
+    int lmrHistory = 265;           // less per 8192 of the move's history (2 main + 2 continuation)
+    int researchDeeperMargin = 25;  // a reduced search beating alpha by margin + perR * r...
+    int researchDeeperPerR = 4;     // ...is searched again one ply deeper
+    int razorMaxDepth = 4;          // razoring up to this depth,
+    int razorBase = 230;            // when eval + base + perDepth * depth^2 < alpha
     int razorPerDepth = 150;
-    int probCutMinDepth = 5;          // ProbCut from this depth on,
-    int probCutMargin = 100;          // against beta + margin
+    int probCutMinDepth = 5;  // ProbCut from this depth on,
+    int probCutMargin = 100;  // against beta + margin
 };
 
 // One tunable: its spin option's name (the UCI spelling; the UCCI name is the

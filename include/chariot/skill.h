@@ -21,13 +21,13 @@ constexpr int MinResignLevel = 10;
 // What one level does. Level 20 is not limited at all (none of this applies).
 struct Params {
     double level = MaxLevel;
-    int depth = 0;           // iterative deepening stops after this depth
-    uint64_t nodes = 0;      // node cap per move
-    int multiPV = 1;         // root lines searched to choose from
-    Value maxLoss = 0;       // never a move scoring more than this below the best line (internal units)
-    Value temperature = 0;   // the choice: weight exp(-(best - score) / temperature)
-    int timePercent = 100;   // of the normal planned time with a clock
-    int minThinkPercent = 0; // answer no sooner than this share of the (scaled) plan...
+    int depth = 0;              // iterative deepening stops after this depth
+    uint64_t nodes = 0;         // node cap per move
+    int multiPV = 1;            // root lines searched to choose from
+    Value maxLoss = 0;          // never a move scoring more than this below the best line (internal units)
+    Value temperature = 0;      // the choice: weight exp(-(best - score) / temperature)
+    int timePercent = 100;      // of the normal planned time with a clock
+    int minThinkPercent = 0;    // answer no sooner than this share of the (scaled) plan...
     int64_t minThinkCapMs = 0;  // ...and never wait longer than this for it
 };
 

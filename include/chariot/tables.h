@@ -14,8 +14,8 @@ enum SquareFlag : uint8_t {
     InBoard = 1,
     RedPalace = 2,
     BlackPalace = 4,
-    RedHalf = 8,      // ranks 0..4: red elephants live here; black pawns here have crossed
-    BlackHalf = 16,   // ranks 5..9
+    RedHalf = 8,     // ranks 0..4: red elephants live here; black pawns here have crossed
+    BlackHalf = 16,  // ranks 5..9
     AdvisorPoint = 32,
     ElephantPoint = 64,
 };
@@ -44,9 +44,7 @@ constexpr bool inBoard(Square s) { return SquareFlags[index(s)] & InBoard; }
 constexpr bool inPalace(Square s, Color c) {
     return SquareFlags[index(s)] & (c == Color::Red ? RedPalace : BlackPalace);
 }
-constexpr bool inOwnHalf(Square s, Color c) {
-    return SquareFlags[index(s)] & (c == Color::Red ? RedHalf : BlackHalf);
-}
+constexpr bool inOwnHalf(Square s, Color c) { return SquareFlags[index(s)] & (c == Color::Red ? RedHalf : BlackHalf); }
 // A pawn of colour c on s has crossed the river (and may step sideways).
 constexpr bool crossedRiver(Square s, Color c) {
     return SquareFlags[index(s)] & (c == Color::Red ? BlackHalf : RedHalf);
@@ -85,17 +83,20 @@ constexpr void forEachDirection(F&& f) {
 inline constexpr int DiagonalSteps[4] = {Up + Right, Up + Left, Down + Right, Down + Left};
 
 // Horse: eight jumps, each with the leg square (relative to the horse) that blocks it.
-struct Jump { int to; int block; };
+struct Jump {
+    int to;
+    int block;
+};
 inline constexpr Jump HorseJumps[8] = {
-    {2 * Up + Right, Up}, {2 * Up + Left, Up}, {2 * Down + Right, Down}, {2 * Down + Left, Down},
-    {Up + 2 * Right, Right}, {Down + 2 * Right, Right}, {Up + 2 * Left, Left}, {Down + 2 * Left, Left},
+    {2 * Up + Right, Up},    {2 * Up + Left, Up},       {2 * Down + Right, Down}, {2 * Down + Left, Down},
+    {Up + 2 * Right, Right}, {Down + 2 * Right, Right}, {Up + 2 * Left, Left},    {Down + 2 * Left, Left},
 };
 // A horse at target + to attacks target unless target + block is occupied
 // (the leg of the attacking horse is the target's diagonal neighbour towards it).
 inline constexpr Jump HorseAttacks[8] = {
-    {2 * Up + Right, Up + Right}, {2 * Up + Left, Up + Left}, {2 * Down + Right, Down + Right},
-    {2 * Down + Left, Down + Left}, {Up + 2 * Right, Up + Right}, {Down + 2 * Right, Down + Right},
-    {Up + 2 * Left, Up + Left}, {Down + 2 * Left, Down + Left},
+    {2 * Up + Right, Up + Right},   {2 * Up + Left, Up + Left},     {2 * Down + Right, Down + Right},
+    {2 * Down + Left, Down + Left}, {Up + 2 * Right, Up + Right},   {Down + 2 * Right, Down + Right},
+    {Up + 2 * Left, Up + Left},     {Down + 2 * Left, Down + Left},
 };
 // The leg offset (from the horse) of a horse jump by `delta`, or 0 if delta
 // is no horse jump. No other on-board displacement shares these deltas.
@@ -109,8 +110,10 @@ constexpr int horseLeg(int delta) { return HorseLegs[delta + BoardSize]; }
 
 // Elephant: four two-point diagonal jumps, blocked by the eye (the midpoint).
 inline constexpr Jump ElephantJumps[4] = {
-    {2 * (Up + Right), Up + Right}, {2 * (Up + Left), Up + Left},
-    {2 * (Down + Right), Down + Right}, {2 * (Down + Left), Down + Left},
+    {2 * (Up + Right), Up + Right},
+    {2 * (Up + Left), Up + Left},
+    {2 * (Down + Right), Down + Right},
+    {2 * (Down + Left), Down + Left},
 };
 
 // Direction from one square to another if they share a rank or file (with

@@ -74,7 +74,7 @@ private:
     std::vector<std::unique_ptr<PoolThread>> threads_;  // threads_[i] runs workers_[i]
     Position root_;
     std::vector<Move> rootMoves_;
-    Move ttRootMove_;          // a deeper earlier result for the root, if any
+    Move ttRootMove_;  // a deeper earlier result for the root, if any
     int ttRootDepth_ = 0;
     Value ttRootValue_ = 0;
     SearchResult lastResult_;

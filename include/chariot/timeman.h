@@ -18,10 +18,10 @@ struct SearchOptions;
 
 // The clock as the GUI sends it.
 struct TimeLimits {
-    int64_t time = -1;        // our remaining clock (ms), -1 = not given
-    int64_t increment = 0;    // ms per move
-    int movesToGo = 0;        // moves until the next time control, 0 = sudden death
-    int64_t moveTime = -1;    // fixed time for this move (ms), -1 = not given
+    int64_t time = -1;      // our remaining clock (ms), -1 = not given
+    int64_t increment = 0;  // ms per move
+    int movesToGo = 0;      // moves until the next time control, 0 = sudden death
+    int64_t moveTime = -1;  // fixed time for this move (ms), -1 = not given
 };
 
 // What the engine adds to the clock from its options.

@@ -32,10 +32,12 @@ struct Flag {
 // A flag with a number value in [lo, hi]; `given`, if any, is set when it appears.
 template <typename T>
 Flag numberFlag(std::string name, T& target, T lo, T hi, bool* given = nullptr) {
-    return {std::move(name), [&target, lo, hi, given](const std::string& v) {
+    return {std::move(name),
+            [&target, lo, hi, given](const std::string& v) {
                 if (given) *given = true;
                 return parseNumber(v, target, lo, hi);
-            }, nullptr};
+            },
+            nullptr};
 }
 // Reads a tool's words: the flags, `help`/`--help`/`-h` (prints `usage` and
 // ends with 0), other words to `positional` (false: refused, ends with 2).

@@ -20,8 +20,8 @@ constexpr Value EvalUnknown = -ValueInfinite;
 
 struct TTHit {
     Move move;
-    Value value = 0;     // already adjusted to the probing ply
-    Value eval = 0;      // static evaluation stored with the entry
+    Value value = 0;  // already adjusted to the probing ply
+    Value eval = 0;   // static evaluation stored with the entry
     Depth depth = 0;
     Bound bound = Bound::None;  // None: the value must not be used (e.g. it came from a repetition verdict)
     bool isPv = false;          // the node was on a principal variation when stored

@@ -36,7 +36,7 @@ struct Sample {
     std::vector<std::pair<uint16_t, int16_t>> coef;  // (weight index, red's uses minus black's)
     int8_t phase = 0;
     int8_t scaleRed = 64, scaleBlack = 64;
-    int8_t tempo = 0;  // EvalTempo from red's view: + when red is to move
+    int8_t tempo = 0;     // EvalTempo from red's view: + when red is to move
     float result = 0.5f;  // game result, red's view
     int game = 0;         // index of the game it came from
 };

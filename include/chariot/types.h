@@ -24,8 +24,20 @@ constexpr int PieceTypeCount = 7;
 
 enum class Piece : uint8_t {
     Empty = 0,
-    RedKing = 8, RedAdvisor, RedElephant, RedHorse, RedRook, RedCannon, RedPawn,
-    BlackKing = 16, BlackAdvisor, BlackElephant, BlackHorse, BlackRook, BlackCannon, BlackPawn,
+    RedKing = 8,
+    RedAdvisor,
+    RedElephant,
+    RedHorse,
+    RedRook,
+    RedCannon,
+    RedPawn,
+    BlackKing = 16,
+    BlackAdvisor,
+    BlackElephant,
+    BlackHorse,
+    BlackRook,
+    BlackCannon,
+    BlackPawn,
     OffBoard = 32,
 };
 
@@ -87,7 +99,11 @@ public:
     constexpr Move(Square from, Square to) : data_(uint16_t(index(from) | index(to) << 8)) {}
     constexpr static Move none() { return Move(); }
     constexpr static Move null() { return fromRaw(0x0101); }
-    constexpr static Move fromRaw(uint16_t raw) { Move m; m.data_ = raw; return m; }
+    constexpr static Move fromRaw(uint16_t raw) {
+        Move m;
+        m.data_ = raw;
+        return m;
+    }
 
     constexpr Square from() const { return Square(data_ & 0xFF); }
     constexpr Square to() const { return Square(data_ >> 8); }
@@ -120,7 +136,7 @@ using Depth = int;
 
 constexpr int MaxPly = 128;
 constexpr Value ValueInfinite = 32000;
-constexpr Value ValueMate = 30000;              // mate at the root
+constexpr Value ValueMate = 30000;  // mate at the root
 constexpr Value ValueMateInMaxPly = ValueMate - MaxPly;
 // Scores from repetition verdicts (perpetual check/chase) are path-dependent,
 // so the TT must never cut on them (the "ban" window). They sit above mate: a

@@ -119,7 +119,7 @@ private:
     // options stay as they were), kept for the next `bench`.
     std::unique_ptr<Engine> benchEngine_;
     Dialect dialect_ = Dialect::Ucci;
-    bool sawCommand_ = false;    // a command came: `xboard` selects CECP only as the first
+    bool sawCommand_ = false;                // a command came: `xboard` selects CECP only as the first
     std::unique_ptr<XboardSession> xboard_;  // after `xboard`: the CECP front-end
 
     // Options that live in the front-end (declared in the engine's registry).
@@ -133,7 +133,7 @@ private:
     int wdlPhase_ = 0;
 
     // Search state.
-    BestMove answer_;            // written by the search thread before SearchDone is posted
+    BestMove answer_;  // written by the search thread before SearchDone is posted
     std::mutex answerMutex_;
     // The search state machine: idle -> searching or pondering on go;
     // pondering -> searching on ponderhit; either -> stopping on stop;
@@ -146,10 +146,10 @@ private:
     SearchState state_ = SearchState::Idle;
     bool stoppedByCommand_ = false;  // the running search was stopped by stop or quit
     bool answeredOnItsOwn_ = false;  // the last search ended by itself, and no command came since
-    bool quitting_ = false;      // quit arrived during a search
-    bool inputClosed_ = false;   // end of input seen
+    bool quitting_ = false;          // quit arrived during a search
+    bool inputClosed_ = false;       // end of input seen
     SearchLimits currentLimits_;
-    SearchInfo lastInfo_;        // the last main line printed (search thread, then after wait())
+    SearchInfo lastInfo_;           // the last main line printed (search thread, then after wait())
     std::deque<Message> deferred_;  // commands that wait for the search to end
 
     std::mutex queueMutex_;

@@ -122,7 +122,7 @@ private:
     void startAnalysis();
     void startBackground();  // ponder or analysis, when there is one to run
     void start(Kind kind, GoRequest request);
-    void abortSearch();      // stop without a move
+    void abortSearch();  // stop without a move
     void finishSearch();
     void deliverMove(const BestMove& answer);
     std::string thinkingLine(const SearchInfo& info) const;
@@ -139,33 +139,33 @@ private:
     Position game_;
     Mode mode_ = Mode::Playing;
     Color engineColor_ = Color::Black;
-    bool gameOver_ = false;       // the engine resigned or claimed the end
-    bool drawOffered_ = false;    // the opponent's offer, for the engine's next move
-    bool drawPassed_ = false;     // the running search was told of it
-    Move ponderMove_;             // the reply the engine expects (its hint)
+    bool gameOver_ = false;     // the engine resigned or claimed the end
+    bool drawOffered_ = false;  // the opponent's offer, for the engine's next move
+    bool drawPassed_ = false;   // the running search was told of it
+    Move ponderMove_;           // the reply the engine expects (its hint)
 
     // Time control (level / st / sd) and clocks (time / otim).
-    int mps_ = 40;                // moves per session; 0: the whole game
+    int mps_ = 40;  // moves per session; 0: the whole game
     int64_t baseMs_ = 300000;
     int64_t incMs_ = 0;
-    int levelPly_ = 0;            // the game ply when `level` came
-    int64_t stMs_ = -1;           // exact time per move; -1: none
-    int sd_ = 0;                  // depth limit; 0: none
-    int64_t ourTimeCs_ = -1;      // -1: not sent yet
+    int levelPly_ = 0;        // the game ply when `level` came
+    int64_t stMs_ = -1;       // exact time per move; -1: none
+    int sd_ = 0;              // depth limit; 0: none
+    int64_t ourTimeCs_ = -1;  // -1: not sent yet
     int64_t oppTimeCs_ = -1;
     std::atomic<bool> post_{false};
-    bool ponder_ = false;         // hard / easy
+    bool ponder_ = false;  // hard / easy
 
     // The search.
     Search search_ = Search::Idle;
     Kind running_ = Kind::Think;
-    bool discard_ = false;        // the running search ends without a move
+    bool discard_ = false;  // the running search ends without a move
     bool inputClosed_ = false;
     std::atomic<uint64_t> generation_{0};  // a stopped search's late output is dropped
     std::chrono::steady_clock::time_point searchStart_;
     std::mutex answerMutex_;
     BestMove answer_;
-    SearchInfo lastInfo_;         // the last line printed (search thread, then after wait())
+    SearchInfo lastInfo_;  // the last line printed (search thread, then after wait())
     struct Stat {
         uint64_t nodes = 0;
         int depth = 0;
@@ -173,7 +173,7 @@ private:
         Move move;
     };
     std::mutex statMutex_;
-    Stat stat_;                   // for `.` in analysis
+    Stat stat_;  // for `.` in analysis
     std::deque<Pending> deferred_;
 };
 

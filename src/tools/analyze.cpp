@@ -122,8 +122,7 @@ GameReport analyzeGame(Engine& engine, const PreparedGame& game, const Options& 
         n.before = evals[k];
         n.after = evals[k + 1];
         // The best move's score against the played move's, both for the mover.
-        if (n.move != n.before.best)
-            n.loss = std::max(0, capped(n.before.score) - capped(-n.after.score));
+        if (n.move != n.before.best) n.loss = std::max(0, capped(n.before.score) - capped(-n.after.score));
         const Thresholds& t = options.thresholds;
         n.mark = n.loss >= t.blunder ? "??" : n.loss >= t.mistake ? "?" : n.loss >= t.dubious ? "?!" : "";
         SideSummary& s = n.side == Color::Red ? report.red : report.black;
@@ -148,8 +147,10 @@ GameReport analyzeGame(Engine& engine, const PreparedGame& game, const Options& 
 
 std::string formatScore(Value v, int depth) {
     std::string s;
-    if (isMateScore(v)) s = fmt::format("{}M{}", v > 0 ? '+' : '-', std::abs(mateInMoves(v)));
-    else s = fmt::format("{:+.2f}", v / 100.0);
+    if (isMateScore(v))
+        s = fmt::format("{}M{}", v > 0 ? '+' : '-', std::abs(mateInMoves(v)));
+    else
+        s = fmt::format("{:+.2f}", v / 100.0);
     if (depth >= 0) s += fmt::format("/{}", depth);
     return s;
 }
@@ -243,10 +244,11 @@ std::string formatPgn(const GameReport& r, const Options& o) {
     for (const std::string& c : game.comments) out += fmt::format("{{{}}}\n", c);
     const Thresholds& t = o.thresholds;
     const std::vector<Position> positions = positionsOf(g);
-    out += fmt::format("{{Chariot: scores in pawns (internal units / 100) from red's view after each move, "
-                       "/depth; M = mate in moves; ?! ? ?? = loss of {} {} {}; start {}}}\n",
-                       pawns(t.dubious), pawns(t.mistake), pawns(t.blunder),
-                       formatScore(forRed(r.start.score, positions[0].sideToMove()), r.start.depth));
+    out += fmt::format(
+        "{{Chariot: scores in pawns (internal units / 100) from red's view after each move, "
+        "/depth; M = mate in moves; ?! ? ?? = loss of {} {} {}; start {}}}\n",
+        pawns(t.dubious), pawns(t.mistake), pawns(t.blunder),
+        formatScore(forRed(r.start.score, positions[0].sideToMove()), r.start.depth));
     std::string line;
     for (const MoveNote& n : r.moves) {
         if (n.side == Color::Red || line.empty()) {
@@ -287,8 +289,10 @@ std::string jsonString(std::string_view s) {
             case '\b': out += "\\b"; break;
             case '\f': out += "\\f"; break;
             default:
-                if (c < 0x20 || c == 0x7F) out += fmt::format("\\u{:04x}", c);
-                else out += ch;
+                if (c < 0x20 || c == 0x7F)
+                    out += fmt::format("\\u{:04x}", c);
+                else
+                    out += ch;
         }
     }
     return out + "\"";
@@ -329,8 +333,8 @@ std::string jsonIccs(const std::vector<Move>& pv) {
 }
 
 std::string jsonSide(const SideSummary& s) {
-    return fmt::format("{{\"moves\":{},\"averageLoss\":{:.1f},\"dubious\":{},\"mistakes\":{},\"blunders\":{}}}", s.moves,
-                       s.averageLoss(), s.dubious, s.mistakes, s.blunders);
+    return fmt::format("{{\"moves\":{},\"averageLoss\":{:.1f},\"dubious\":{},\"mistakes\":{},\"blunders\":{}}}",
+                       s.moves, s.averageLoss(), s.dubious, s.mistakes, s.blunders);
 }
 
 }  // namespace
@@ -347,11 +351,11 @@ std::string formatJson(const GameReport& r, const Options& o) {
         seen.push_back(t.name);
     }
     const Color first = positions[0].sideToMove();
-    s += fmt::format("}},\"fen\":{},\"result\":{},\"notation\":{},\"limits\":{},", jsonString(g.fen),
-                     jsonString(game.result), jsonString(notation::notationName(r.notation)),
-                     jsonString(limitsText(o)));
-    s += fmt::format("\"start\":{{{},{},\"depth\":{},\"best\":{},\"pv\":{}}},",
-                     jsonScore(forRed(r.start.score, first)), jsonWdl(r.start.score, positions[0]), r.start.depth,
+    s +=
+        fmt::format("}},\"fen\":{},\"result\":{},\"notation\":{},\"limits\":{},", jsonString(g.fen),
+                    jsonString(game.result), jsonString(notation::notationName(r.notation)), jsonString(limitsText(o)));
+    s += fmt::format("\"start\":{{{},{},\"depth\":{},\"best\":{},\"pv\":{}}},", jsonScore(forRed(r.start.score, first)),
+                     jsonWdl(r.start.score, positions[0]), r.start.depth,
                      jsonString(r.start.best ? r.start.best.toString() : ""), jsonIccs(r.start.pv));
     s += "\"moves\":[";
     for (const MoveNote& n : r.moves) {
@@ -489,8 +493,10 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
                                    p.badFen ? "the game is skipped" : "the game is analysed up to that move");
                 status = 1;
             }
-            if (p.badFen) games.pop_back();
-            else totalPositions += p.moves.size() + 1;
+            if (p.badFen)
+                games.pop_back();
+            else
+                totalPositions += p.moves.size() + 1;
         }
         inputs.push_back(std::move(file));
     }
@@ -509,8 +515,10 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
         }
     }
     auto emit = [&](const std::string& text) {  // text without its last newline
-        if (out.is_open()) out << text << '\n';
-        else print(text);
+        if (out.is_open())
+            out << text << '\n';
+        else
+            print(text);
     };
 
     Engine engine;

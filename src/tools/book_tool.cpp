@@ -44,8 +44,8 @@ std::string_view trim(std::string_view s) {
 }
 
 bool isIccsMove(std::string_view t) {
-    return t.size() == 4 && t[0] >= 'a' && t[0] <= 'i' && t[1] >= '0' && t[1] <= '9' && t[2] >= 'a' &&
-           t[2] <= 'i' && t[3] >= '0' && t[3] <= '9';
+    return t.size() == 4 && t[0] >= 'a' && t[0] <= 'i' && t[1] >= '0' && t[1] <= '9' && t[2] >= 'a' && t[2] <= 'i' &&
+           t[3] >= '0' && t[3] <= '9';
 }
 
 // A (position, move) occurrence before merging; the weight is a wide sum.
@@ -140,7 +140,8 @@ int toolProbe(std::vector<std::string> args, const Print& print) {
         return std::count(text.begin(), text.end(), '/') == 9 &&
                std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '/'; });
     };
-    if (args.size() >= 2 && (args[1] == "startpos" || isBoard(args[1]))) args.insert(args.begin() + 1, defaultBookPath());
+    if (args.size() >= 2 && (args[1] == "startpos" || isBoard(args[1])))
+        args.insert(args.begin() + 1, defaultBookPath());
     if (args.size() < 3) return bookUsage(print), 2;
     // The position: "startpos", one argument holding a whole FEN, or a FEN
     // split over several arguments (up to "moves" or the first ICCS move).
@@ -179,13 +180,13 @@ int toolDump(const std::vector<std::string>& args, const Print& print) {
     auto book = readRecords(args[1], error);
     if (!book) return print(fmt::format("book dump: {}", error)), 1;
     const bool isEleEye = book->format == Book::Format::ElephantEye;
-    print(fmt::format("# {} ({}, {} records): {} move weight", args[1], formatName(book->format),
-                      book->records.size(), isEleEye ? "lock" : "key"));
+    print(fmt::format("# {} ({}, {} records): {} move weight", args[1], formatName(book->format), book->records.size(),
+                      isEleEye ? "lock" : "key"));
     for (const Record& e : book->records) {
         Move m = decodeMove(book->format, e.move);
         std::string move = m ? m.toString() : fmt::format("?{:04x}", e.move);  // off-board: show the raw bits
         print(isEleEye ? fmt::format("{:08x} {} {}", e.key, move, e.weight)
-                     : fmt::format("{:016x} {} {}", e.key, move, e.weight));
+                       : fmt::format("{:016x} {} {}", e.key, move, e.weight));
     }
     return 0;
 }
@@ -274,8 +275,7 @@ int toolBench(const std::vector<std::string>& args, const Print& print) {
 // ---------------------------------------------------------------------------
 // Public interface
 
-std::optional<std::string> buildBook(const std::string& sourcePath, const std::string& outPath,
-                                     BookBuildStats* stats) {
+std::optional<std::string> buildBook(const std::string& sourcePath, const std::string& outPath, BookBuildStats* stats) {
     std::ifstream in(sourcePath);
     if (!in) return fmt::format("cannot open book source '{}'", sourcePath);
 
@@ -292,9 +292,8 @@ std::optional<std::string> buildBook(const std::string& sourcePath, const std::s
     if (st.lines == 0) return fmt::format("{}: no data lines", sourcePath);
 
     // Merge equal (key, move) pairs by summing their weights.
-    std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
-        return a.key != b.key ? a.key < b.key : a.move < b.move;
-    });
+    std::sort(pending.begin(), pending.end(),
+              [](const Pending& a, const Pending& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; });
     std::vector<Record> records;
     for (size_t i = 0; i < pending.size();) {
         uint64_t sum = 0;

@@ -187,10 +187,10 @@ struct Settings {
     uint64_t seed = 1;
     uint32_t nodes = 5000;
     int threads = 1;
-    uint64_t games = 0;  // 0: until interrupted
-    int bookPlies = 12;  // at most this many book plies (a random count)
+    uint64_t games = 0;                // 0: until interrupted
+    int bookPlies = 12;                // at most this many book plies (a random count)
     int randomMin = 2, randomMax = 8;  // then this many uniformly random legal plies
-    Value openingLimit = 400;  // an opening whose quick search scores beyond this is drawn again
+    Value openingLimit = 400;          // an opening whose quick search scores beyond this is drawn again
     int maxPlies = 400;
     int hashMB = 16;
     std::string book;  // default: the engine's
@@ -378,9 +378,9 @@ int generateData(const Settings& s, std::ostream& err) {
         if (!reader.open(s.out, error)) return err << "datagen: " << error << '\n', 2;
         if (reader.header().seed != s.seed || reader.header().nodes != s.nodes)
             return err << fmt::format(
-                              "datagen: {} holds seed {} at {} nodes; continue it with the same --seed and --nodes, "
-                              "or write a new file\n",
-                              s.out, reader.header().seed, reader.header().nodes),
+                       "datagen: {} holds seed {} at {} nodes; continue it with the same --seed and --nodes, "
+                       "or write a new file\n",
+                       s.out, reader.header().seed, reader.header().nodes),
                    2;
         while (auto g = reader.next()) {
             done.insert(g->index);
@@ -435,17 +435,18 @@ int generateData(const Settings& s, std::ostream& err) {
     auto report = [&](bool final) {
         std::lock_guard lock(writeMutex);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        err << fmt::format("datagen: {:.0f} s, this run {} games, {} positions ({:.0f}/s, quiet {:.0f}/s); "
-                           "file: {} games, {} positions\n",
-                           seconds, session.games, session.plies, double(session.plies) / std::max(seconds, 1e-3),
-                           double(session.quiet) / std::max(seconds, 1e-3), tally.games + session.games,
-                           tally.plies + session.plies);
+        err << fmt::format(
+            "datagen: {:.0f} s, this run {} games, {} positions ({:.0f}/s, quiet {:.0f}/s); "
+            "file: {} games, {} positions\n",
+            seconds, session.games, session.plies, double(session.plies) / std::max(seconds, 1e-3),
+            double(session.quiet) / std::max(seconds, 1e-3), tally.games + session.games, tally.plies + session.plies);
         if (final) err << "datagen: this run: " << session.summary() << '\n';
     };
     auto last = start;
     while (running.load() > 0) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (s.progressSeconds > 0 && std::chrono::steady_clock::now() - last >= std::chrono::seconds(s.progressSeconds)) {
+        if (s.progressSeconds > 0 &&
+            std::chrono::steady_clock::now() - last >= std::chrono::seconds(s.progressSeconds)) {
             last = std::chrono::steady_clock::now();
             report(false);
         }
@@ -499,8 +500,7 @@ int mergeData(const std::vector<std::string>& args, std::ostream& err) {
         std::fwrite(header.data(), 1, header.size(), file);
     }
     std::fclose(file);
-    err << fmt::format("datagen merge: wrote {}: {}; {} duplicate game(s) skipped\n", out, tally.summary(),
-                       duplicates);
+    err << fmt::format("datagen merge: wrote {}: {}; {} duplicate game(s) skipped\n", out, tally.summary(), duplicates);
     return status;
 }
 
@@ -553,27 +553,38 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
             return true;
         };
         bool ok = true;
-        if (a == "--nodes") ok = number(s.nodes, 1, 100000000);
-        else if (a == "--games") ok = number(s.games, 0, uint64_t(1) << 40);
-        else if (a == "--threads") ok = number(s.threads, 1, 256);
-        else if (a == "--seed") ok = number(s.seed, 0, UINT64_MAX);
-        else if (a == "--book-plies") ok = number(s.bookPlies, 0, 100);
-        else if (a == "--max-plies") ok = number(s.maxPlies, 10, 2000);
-        else if (a == "--hash") ok = number(s.hashMB, 1, 4096);
-        else if (a == "--progress") ok = number(s.progressSeconds, 0, 86400);
+        if (a == "--nodes")
+            ok = number(s.nodes, 1, 100000000);
+        else if (a == "--games")
+            ok = number(s.games, 0, uint64_t(1) << 40);
+        else if (a == "--threads")
+            ok = number(s.threads, 1, 256);
+        else if (a == "--seed")
+            ok = number(s.seed, 0, UINT64_MAX);
+        else if (a == "--book-plies")
+            ok = number(s.bookPlies, 0, 100);
+        else if (a == "--max-plies")
+            ok = number(s.maxPlies, 10, 2000);
+        else if (a == "--hash")
+            ok = number(s.hashMB, 1, 4096);
+        else if (a == "--progress")
+            ok = number(s.progressSeconds, 0, 86400);
         else if (a == "--book") {
             const std::string* v = value();
-            if (!v) ok = false, err << "datagen: --book needs a file (or 'none')\n";
-            else s.book = *v;
+            if (!v)
+                ok = false, err << "datagen: --book needs a file (or 'none')\n";
+            else
+                s.book = *v;
         } else if (a == "--net") {
             const std::string* v = value();
-            if (!v) ok = false, err << "datagen: --net needs a file (or 'embedded')\n";
-            else s.net = *v;
+            if (!v)
+                ok = false, err << "datagen: --net needs a file (or 'embedded')\n";
+            else
+                s.net = *v;
         } else if (a == "--random-plies") {
             const std::string* v = value();
             const size_t dash = v ? v->find('-') : std::string::npos;
-            ok = v && dash != std::string::npos &&
-                 tools::parseNumber(v->substr(0, dash), s.randomMin, 0, 100) &&
+            ok = v && dash != std::string::npos && tools::parseNumber(v->substr(0, dash), s.randomMin, 0, 100) &&
                  tools::parseNumber(v->substr(dash + 1), s.randomMax, s.randomMin, 100);
             if (!ok) err << "datagen: --random-plies needs A-B with 0 <= A <= B <= 100\n";
         } else if (!a.empty() && a[0] == '-') {
@@ -592,8 +603,8 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
         std::string error;
         s.network = s.net == "embedded" ? nnue::embeddedNetwork() : nnue::Network::load(s.net, error);
         if (!s.network) {
-            err << "datagen: --net " << s.net << ": "
-                << (s.net == "embedded" ? nnue::embeddedNetworkError() : error) << '\n';
+            err << "datagen: --net " << s.net << ": " << (s.net == "embedded" ? nnue::embeddedNetworkError() : error)
+                << '\n';
             return 2;
         }
         err << "datagen: evaluating with the net " << s.network->name() << '\n';

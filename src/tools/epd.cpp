@@ -90,7 +90,8 @@ std::optional<EpdEntry> parseLine(std::string_view line, int lineNo, std::string
         return line.substr(b, at - b);
     };
     const std::string_view board = nextWord(i);
-    if (board.find('/') == std::string_view::npos) return fail(fmt::format("no FEN ('{}' is not a board)", board.substr(0, 40)));
+    if (board.find('/') == std::string_view::npos)
+        return fail(fmt::format("no FEN ('{}' is not a board)", board.substr(0, 40)));
     const std::string_view side = nextWord(i);
     if (side != "w" && side != "b" && side != "r" && side != "W" && side != "B" && side != "R")
         return fail("no side to move after the board");
@@ -121,7 +122,9 @@ std::optional<EpdEntry> parseLine(std::string_view line, int lineNo, std::string
             for (const std::string& text : w) {
                 std::string why;
                 const Move m = notation::parseMove(pos, text, &why);
-                if (!m) return fail(fmt::format("{} '{}' is {}", opcode, text.substr(0, 20), why == "not a move" ? why : why + " here"));
+                if (!m)
+                    return fail(fmt::format("{} '{}' is {}", opcode, text.substr(0, 20),
+                                            why == "not a move" ? why : why + " here"));
                 (opcode == "bm" ? e.bm : e.am).push_back(m);
             }
         } else if (opcode == "id") {
@@ -219,8 +222,10 @@ int runEpdTool(const std::vector<std::string>& args, const std::function<void(co
     std::string line;
     for (int lineNo = 1; std::getline(in, line); ++lineNo) {
         std::string error;
-        if (auto e = parseLine(line, lineNo, &error)) entries.push_back(std::move(*e));
-        else if (!error.empty()) err << fmt::format("epd: {}: {} (skipped)\n", path, error);
+        if (auto e = parseLine(line, lineNo, &error))
+            entries.push_back(std::move(*e));
+        else if (!error.empty())
+            err << fmt::format("epd: {}: {} (skipped)\n", path, error);
     }
 
     Engine engine;

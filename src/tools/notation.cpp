@@ -19,10 +19,10 @@ enum class OrderKind : uint8_t { None, Front, Middle, Rear, Index };
 
 struct Symbol {
     Kind kind;
-    PieceType type = PieceType::None;  // Piece
-    int number = 0;                    // Number: 1..9; Order Index: 1..5
-    char op = 0;                       // Op: '+', '-', '.'
-    OrderKind order = OrderKind::None; // Order
+    PieceType type = PieceType::None;   // Piece
+    int number = 0;                     // Number: 1..9; Order Index: 1..5
+    char op = 0;                        // Op: '+', '-', '.'
+    OrderKind order = OrderKind::None;  // Order
 };
 
 // Decodes one UTF-8 character at s[i] (advancing i); 0 on a malformed one.
@@ -42,13 +42,25 @@ char32_t nextCodePoint(std::string_view s, size_t& i) {
 
 std::optional<PieceType> chinesePiece(char32_t c) {
     switch (c) {
-        case U'帅': case U'帥': case U'将': case U'將': return PieceType::King;
-        case U'仕': case U'士': return PieceType::Advisor;
-        case U'相': case U'象': return PieceType::Elephant;
-        case U'马': case U'馬': case U'傌': return PieceType::Horse;
-        case U'车': case U'車': case U'俥': return PieceType::Rook;
-        case U'炮': case U'砲': case U'包': return PieceType::Cannon;
-        case U'兵': case U'卒': return PieceType::Pawn;
+        case U'帅':
+        case U'帥':
+        case U'将':
+        case U'將': return PieceType::King;
+        case U'仕':
+        case U'士': return PieceType::Advisor;
+        case U'相':
+        case U'象': return PieceType::Elephant;
+        case U'马':
+        case U'馬':
+        case U'傌': return PieceType::Horse;
+        case U'车':
+        case U'車':
+        case U'俥': return PieceType::Rook;
+        case U'炮':
+        case U'砲':
+        case U'包': return PieceType::Cannon;
+        case U'兵':
+        case U'卒': return PieceType::Pawn;
         default: return std::nullopt;
     }
 }
@@ -57,8 +69,10 @@ std::optional<PieceType> wxfPiece(char c) {
     switch (c >= 'a' && c <= 'z' ? char(c - 'a' + 'A') : c) {
         case 'K': return PieceType::King;
         case 'A': return PieceType::Advisor;
-        case 'E': case 'B': return PieceType::Elephant;
-        case 'H': case 'N': return PieceType::Horse;
+        case 'E':
+        case 'B': return PieceType::Elephant;
+        case 'H':
+        case 'N': return PieceType::Horse;
         case 'R': return PieceType::Rook;
         case 'C': return PieceType::Cannon;
         case 'P': return PieceType::Pawn;
@@ -74,12 +88,14 @@ std::optional<Symbol> chineseSymbol(char32_t c) {
         if (c == ChineseNumerals[n]) return Symbol{Kind::Number, PieceType::None, n};
     if (c >= U'１' && c <= U'９') return Symbol{Kind::Number, PieceType::None, int(c - U'０')};
     switch (c) {
-        case U'进': case U'進': return Symbol{Kind::Op, PieceType::None, 0, '+'};
+        case U'进':
+        case U'進': return Symbol{Kind::Op, PieceType::None, 0, '+'};
         case U'退': return Symbol{Kind::Op, PieceType::None, 0, '-'};
         case U'平': return Symbol{Kind::Op, PieceType::None, 0, '.'};
         case U'前': return Symbol{Kind::Order, PieceType::None, 0, 0, OrderKind::Front};
         case U'中': return Symbol{Kind::Order, PieceType::None, 0, 0, OrderKind::Middle};
-        case U'后': case U'後': return Symbol{Kind::Order, PieceType::None, 0, 0, OrderKind::Rear};
+        case U'后':
+        case U'後': return Symbol{Kind::Order, PieceType::None, 0, 0, OrderKind::Rear};
         default: return std::nullopt;
     }
 }
@@ -92,11 +108,16 @@ std::optional<std::vector<Symbol>> symbolize(std::string_view token) {
         const char ch = token[i];
         if (static_cast<unsigned char>(ch) < 0x80) {
             ++i;
-            if (ch >= '1' && ch <= '9') out.push_back({Kind::Number, PieceType::None, ch - '0'});
-            else if (ch == '+' || ch == '-') out.push_back({Kind::Op, PieceType::None, 0, ch});
-            else if (ch == '.' || ch == '=') out.push_back({Kind::Op, PieceType::None, 0, '.'});
-            else if (auto t = wxfPiece(ch)) out.push_back({Kind::Piece, *t});
-            else return std::nullopt;
+            if (ch >= '1' && ch <= '9')
+                out.push_back({Kind::Number, PieceType::None, ch - '0'});
+            else if (ch == '+' || ch == '-')
+                out.push_back({Kind::Op, PieceType::None, 0, ch});
+            else if (ch == '.' || ch == '=')
+                out.push_back({Kind::Op, PieceType::None, 0, '.'});
+            else if (auto t = wxfPiece(ch))
+                out.push_back({Kind::Piece, *t});
+            else
+                return std::nullopt;
         } else {
             const char32_t c = nextCodePoint(token, i);
             auto s = chineseSymbol(c);
@@ -176,9 +197,7 @@ std::optional<Spec> toSpec(const std::vector<Symbol>& s) {
 
 // Files counted from the mover's right, 1..9.
 int moverFile(Color us, int file) { return us == Color::Red ? 9 - file : file + 1; }
-int forwardRanks(Color us, Square from, Square to) {
-    return (rankOf(to) - rankOf(from)) * (us == Color::Red ? 1 : -1);
-}
+int forwardRanks(Color us, Square from, Square to) { return (rankOf(to) - rankOf(from)) * (us == Color::Red ? 1 : -1); }
 bool movesStraight(PieceType t) {
     return t == PieceType::King || t == PieceType::Rook || t == PieceType::Cannon || t == PieceType::Pawn;
 }
@@ -206,10 +225,18 @@ bool matches(const Position& pos, const Spec& spec, Move m) {
         const int at = int(std::find(line.begin(), line.end(), m.from()) - line.begin());
         if (count < 2) return false;
         switch (spec.order) {
-            case OrderKind::Front: if (at != 0) return false; break;
-            case OrderKind::Rear: if (at != count - 1) return false; break;
-            case OrderKind::Middle: if (count != 3 || at != 1) return false; break;
-            case OrderKind::Index: if (at != spec.index - 1) return false; break;
+            case OrderKind::Front:
+                if (at != 0) return false;
+                break;
+            case OrderKind::Rear:
+                if (at != count - 1) return false;
+                break;
+            case OrderKind::Middle:
+                if (count != 3 || at != 1) return false;
+                break;
+            case OrderKind::Index:
+                if (at != spec.index - 1) return false;
+                break;
             case OrderKind::None: break;
         }
     }
@@ -245,13 +272,11 @@ std::string appendUtf8(std::string s, char32_t c) {
 // its place among them and whether pawns on two files force the file form.
 struct Naming {
     PieceType type;
-    int file;        // mover's numbering
-    int count = 1;   // same pieces on the file
-    int at = 0;      // 0 = front
+    int file;             // mover's numbering
+    int count = 1;        // same pieces on the file
+    int at = 0;           // 0 = front
     bool byFile = false;  // pawns on two or more files: order + file, no piece name
-    bool ordered() const {
-        return count > 1 && type != PieceType::Advisor && type != PieceType::Elephant;
-    }
+    bool ordered() const { return count > 1 && type != PieceType::Advisor && type != PieceType::Elephant; }
 };
 
 Naming naming(const Position& pos, Move m) {
@@ -307,7 +332,8 @@ std::optional<Notation> classify(std::string_view token) {
     if (isIccsForm(token)) return Notation::Iccs;
     auto symbols = symbolize(token);
     if (!symbols || !toSpec(*symbols)) return std::nullopt;
-    const bool ascii = std::all_of(token.begin(), token.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    const bool ascii =
+        std::all_of(token.begin(), token.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
     return ascii ? Notation::Wxf : Notation::Chinese;
 }
 
@@ -317,7 +343,8 @@ Move parseMove(const Position& pos, std::string_view token, std::string* error) 
         return Move::none();
     };
     if (isIccsForm(token)) {
-        const std::string iccs = token.size() == 5 ? fmt::format("{}{}", token.substr(0, 2), token.substr(3)) : std::string(token);
+        const std::string iccs =
+            token.size() == 5 ? fmt::format("{}{}", token.substr(0, 2), token.substr(3)) : std::string(token);
         const Move m = pos.parseLegalMove(iccs);
         return m ? m : fail("illegal");
     }
@@ -370,9 +397,12 @@ std::string toChinese(const Position& pos, Move m) {
         s = appendUtf8(appendUtf8(s, name), number(n.file));
     } else {
         char32_t order;
-        if (n.count == 2) order = n.at == 0 ? U'前' : U'后';
-        else if (n.count == 3) order = n.at == 0 ? U'前' : n.at == 1 ? U'中' : U'后';
-        else order = ChineseNumerals[n.at + 1];
+        if (n.count == 2)
+            order = n.at == 0 ? U'前' : U'后';
+        else if (n.count == 3)
+            order = n.at == 0 ? U'前' : n.at == 1 ? U'中' : U'后';
+        else
+            order = ChineseNumerals[n.at + 1];
         s = appendUtf8(appendUtf8(s, order), n.byFile ? number(n.file) : name);
     }
     s = appendUtf8(s, op == '+' ? U'进' : op == '-' ? U'退' : U'平');

@@ -23,10 +23,14 @@ bool isValidUtf8(std::string_view s) {
         }
         int len;
         char32_t min;
-        if ((b0 & 0xE0) == 0xC0) len = 2, min = 0x80;
-        else if ((b0 & 0xF0) == 0xE0) len = 3, min = 0x800;
-        else if ((b0 & 0xF8) == 0xF0) len = 4, min = 0x10000;
-        else return false;
+        if ((b0 & 0xE0) == 0xC0)
+            len = 2, min = 0x80;
+        else if ((b0 & 0xF0) == 0xE0)
+            len = 3, min = 0x800;
+        else if ((b0 & 0xF8) == 0xF0)
+            len = 4, min = 0x10000;
+        else
+            return false;
         if (i + size_t(len) > s.size()) return false;
         char32_t c = b0 & (0x7F >> len);
         for (int k = 1; k < len; ++k) {
@@ -240,8 +244,10 @@ private:
     void finish(const std::string& result = {}) {
         if (!game_) return;
         // (PgnGame::result starts as "*".)
-        if (!result.empty()) game_->result = result;
-        else if (const std::string* r = game_->tag("Result"); r && isResult(*r)) game_->result = *r;
+        if (!result.empty())
+            game_->result = result;
+        else if (const std::string* r = game_->tag("Result"); r && isResult(*r))
+            game_->result = *r;
         file_.games.push_back(std::move(*game_));
         game_.reset();
     }
@@ -288,8 +294,10 @@ private:
         const size_t a = text.find_first_not_of(" \t\n"), b = text.find_last_not_of(" \t\n");
         if (a == std::string::npos || !game_) return;
         text = text.substr(a, b - a + 1);
-        if (!game_->moves.empty() && !game_->unreadable) game_->moves.back().comments.push_back(std::move(text));
-        else if (game_->moves.empty()) game_->comments.push_back(std::move(text));
+        if (!game_->moves.empty() && !game_->unreadable)
+            game_->moves.back().comments.push_back(std::move(text));
+        else if (game_->moves.empty())
+            game_->comments.push_back(std::move(text));
     }
 
     void readBraceComment() {

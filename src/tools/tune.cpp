@@ -322,7 +322,7 @@ std::string formatEvalWeights(const EvalParams& p) {
         return out;
     };
     static constexpr const char* Pieces[PieceTypeCount] = {"king", "advisor", "elephant", "horse",
-                                                           "rook", "cannon", "pawn"};
+                                                           "rook", "cannon",  "pawn"};
     std::string out =
         "// The shipped evaluation weights. Written by `chariot tune` (src/tools/tune.cpp);\n"
         "// the layout is EvalParams in eval_params.h. Hand edits are fine: the tuner\n"
@@ -489,10 +489,11 @@ int runTuneTool(const std::vector<std::string>& args, const std::function<void(c
         extractSamples(readPgn(in), stats.games, extract, samples, stats, dumpPath.empty() ? nullptr : &leaves);
     }
     if (!files.empty())
-        print(fmt::format("games {} ({} with a result), positions {} (skipped: {} in check, {} ending in check "
-                          "after the quiescence PV; {} replaced by their quiescence leaf), unreadable moves {}",
-                          stats.games, stats.gamesUsed, stats.positions, stats.inCheck, stats.leafInCheck,
-                          stats.moved, stats.badMoves));
+        print(
+            fmt::format("games {} ({} with a result), positions {} (skipped: {} in check, {} ending in check "
+                        "after the quiescence PV; {} replaced by their quiescence leaf), unreadable moves {}",
+                        stats.games, stats.gamesUsed, stats.positions, stats.inCheck, stats.leafInCheck, stats.moved,
+                        stats.badMoves));
     if (!dumpPath.empty()) {
         // Binary: the same bytes (LF line ends) on every system.
         std::ofstream out(dumpPath, std::ios::binary);
