@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "chariot/checksum.h"
+
 #if defined(__AVX2__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -157,15 +159,6 @@ namespace {
 
 constexpr char Magic[8] = {'C', 'H', 'R', 'T', 'N', 'N', 'U', 'E'};
 
-constexpr std::array<uint32_t, 256> CrcTable = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        t[i] = c;
-    }
-    return t;
-}();
 
 uint32_t readU32(const uint8_t* p) {
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
@@ -178,11 +171,6 @@ size_t expectedSize(size_t hidden) {
 
 }  // namespace
 
-uint32_t crc32(const uint8_t* data, size_t size) {
-    uint32_t c = 0xFFFFFFFFu;
-    for (size_t i = 0; i < size; ++i) c = CrcTable[(c ^ data[i]) & 0xFF] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
-}
 
 std::shared_ptr<const Network> Network::parse(const uint8_t* data, size_t size, std::string_view name,
                                               std::string& error) {

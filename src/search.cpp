@@ -35,6 +35,19 @@ void LmrTable::init(const SearchParams& params) {
             table_[d][m] = int32_t(std::floor((base + std::log(d) * std::log(m) / divisor) * 1024.0));
 }
 
+SearchInfo answerLine(const SearchResult& r) {
+    SearchInfo line;
+    line.depth = r.depth;
+    line.selDepth = r.selDepth;
+    line.score = r.score;
+    line.bound = r.bound;
+    line.nodes = r.nodes;
+    line.timeMs = r.timeMs;
+    line.hashfull = r.hashfull;
+    line.pv = r.pv;
+    return line;
+}
+
 bool gameEndsAfter(const Position& root, Move m, bool judgeChase) {
     Position pos = root;
     pos.makeMove(m);

@@ -646,16 +646,7 @@ void Protocol::printBestMove(const BestMove& answer) {
         // GUI's PV always starts with the move played (unless it just did).
         // From an iteration stopped part way it is a bound: UCI says so; UCCI
         // has no word for it, so its last line stays the last completed one.
-        SearchInfo last;
-        last.depth = r.depth;
-        last.selDepth = r.selDepth;
-        last.score = r.score;
-        last.bound = r.bound;
-        last.nodes = r.nodes;
-        last.timeMs = r.timeMs;
-        last.hashfull = r.hashfull;
-        last.pv = r.pv;
-        printInfo(last);
+        printInfo(answerLine(r));
     }
     std::string line = "bestmove " + r.best.toString();
     if (r.ponder) line += " ponder " + r.ponder.toString();

@@ -680,14 +680,7 @@ void XboardSession::deliverMove(const BestMove& answer) {
         } else if (r.depth >= 1 &&
                    !(r.depth == lastInfo_.depth && r.score == lastInfo_.score && r.pv == lastInfo_.pv)) {
             // The line the move comes from, last, so that the GUI's PV starts with it.
-            SearchInfo last;
-            last.depth = r.depth;
-            last.score = r.score;
-            last.bound = r.bound;
-            last.nodes = r.nodes;
-            last.timeMs = r.timeMs;
-            last.pv = r.pv;
-            say_(thinkingLine(last));
+            say_(thinkingLine(answerLine(r)));
         }
     }
     if (answer.resign) {  // before moving, as the protocol advises

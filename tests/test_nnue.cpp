@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chariot/bench.h"
+#include "chariot/checksum.h"
 #include "chariot/engine.h"
 #include "chariot/movegen.h"
 #include "chariot/nnue.h"
@@ -101,8 +102,8 @@ std::string flipColors(const Position& pos) {
 
 TEST_CASE("nnue: CRC-32 is zlib's", "[nnue]") {
     const char* text = "123456789";
-    CHECK(nnue::crc32(reinterpret_cast<const uint8_t*>(text), 9) == 0xCBF43926u);
-    CHECK(nnue::crc32(nullptr, 0) == 0u);
+    CHECK(crc32(reinterpret_cast<const uint8_t*>(text), 9) == 0xCBF43926u);
+    CHECK(crc32(nullptr, 0) == 0u);
 }
 
 TEST_CASE("nnue: feature index and output bucket follow the spec", "[nnue]") {
@@ -216,7 +217,7 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
         CHECK(error.find(why) != std::string::npos);
     };
     auto withCrc = [](std::vector<uint8_t> bytes) {
-        const uint32_t crc = nnue::crc32(bytes.data(), bytes.size() - 4);
+        const uint32_t crc = crc32(bytes.data(), bytes.size() - 4);
         for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + size_t(i)] = uint8_t(crc >> (8 * i));
         return bytes;
     };

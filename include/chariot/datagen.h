@@ -76,8 +76,6 @@ struct Game {
 constexpr int square90(Square s) { return rankOf(s) * 9 + fileOf(s); }
 constexpr Square fromSquare90(int n) { return makeSquare(n % 9, n / 9); }
 
-uint32_t crc32(const uint8_t* data, size_t size);
-
 // The whole record (magic, length, payload, check).
 std::vector<uint8_t> encodeRecord(const Game& game);
 std::vector<uint8_t> encodeHeader(uint64_t seed, uint32_t nodes);

@@ -47,9 +47,6 @@ static_assert(featureIndex(Color::Black, Piece::BlackKing, makeSquare(4, 9)) == 
 // min(7, (pieces on the board besides the two kings) / 4).
 int outputBucket(const Position& pos);
 
-// CRC-32 (IEEE, zlib's crc32) of a byte range.
-uint32_t crc32(const uint8_t* data, size_t size);
-
 // Storage aligned to 64 bytes (a cache line, and any SIMD load).
 template <typename T>
 class AlignedArray {

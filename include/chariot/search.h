@@ -133,6 +133,10 @@ struct SearchResult {
     std::vector<RootLine> lines;
 };
 
+// The answer's own line as an `info` report (MultiPV line 1): what the
+// protocols print last before the move, so a GUI's PV starts with it.
+SearchInfo answerLine(const SearchResult& r);
+
 // Cuts a line after the move that ends the game by the repetition rules or
 // the no-capture rule (judged as the search judges, from `root`), or at a
 // move that is not legal where it stands.

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "chariot/book.h"
+#include "chariot/checksum.h"
 #include "chariot/eval.h"
 #include "chariot/movegen.h"
 #include "chariot/nnue.h"
@@ -37,16 +38,6 @@ const char* terminationName(Termination t) {
 
 namespace {
 
-constexpr std::array<uint32_t, 256> makeCrcTable() {
-    std::array<uint32_t, 256> table{};
-    for (uint32_t n = 0; n < 256; ++n) {
-        uint32_t c = n;
-        for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        table[n] = c;
-    }
-    return table;
-}
-constexpr auto CrcTable = makeCrcTable();
 
 void put(std::vector<uint8_t>& out, uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
@@ -66,11 +57,6 @@ std::optional<Move> decodeMove(uint16_t raw) {
 
 }  // namespace
 
-uint32_t crc32(const uint8_t* data, size_t size) {
-    uint32_t c = 0xFFFFFFFFu;
-    for (size_t i = 0; i < size; ++i) c = CrcTable[(c ^ data[i]) & 0xFF] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
-}
 
 std::vector<uint8_t> encodeHeader(uint64_t seed, uint32_t nodes) {
     std::vector<uint8_t> out(FileMagic, FileMagic + 8);
