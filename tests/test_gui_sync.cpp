@@ -71,7 +71,7 @@ void uciHandshake(EngineProcess& e) {
 
 }  // namespace
 
-TEST_CASE("gui sync: stop after a queued go infinite reaches that search (UCI)", "[protocol][gui]") {
+TEST_CASE("gui sync: stop after a queued go infinite reaches that search (UCI)", "[protocol][gui][process]") {
     EngineProcess e;
     uciHandshake(e);
     e.sendRaw("position startpos\ngo infinite\nstop\ngo infinite\nstop\n");
@@ -82,7 +82,7 @@ TEST_CASE("gui sync: stop after a queued go infinite reaches that search (UCI)",
     CHECK(starting(after, "bestmove").empty());
 }
 
-TEST_CASE("gui sync: twenty rounds of position/go infinite/stop in one burst", "[protocol][gui]") {
+TEST_CASE("gui sync: twenty rounds of position/go infinite/stop in one burst", "[protocol][gui][process]") {
     EngineProcess e;
     uciHandshake(e);
     // Alternate positions whose legal moves differ, so that each answer can
@@ -102,7 +102,7 @@ TEST_CASE("gui sync: twenty rounds of position/go infinite/stop in one burst", "
     CHECK(starting(after, "bestmove").empty());
 }
 
-TEST_CASE("gui sync: each ponderhit reaches its own ponder search (UCCI)", "[protocol][gui]") {
+TEST_CASE("gui sync: each ponderhit reaches its own ponder search (UCCI)", "[protocol][gui][process]") {
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
     const auto start = std::chrono::steady_clock::now();
@@ -119,7 +119,7 @@ TEST_CASE("gui sync: each ponderhit reaches its own ponder search (UCCI)", "[pro
     CHECK(starting(readUntilReady(e), "bestmove").empty());
 }
 
-TEST_CASE("gui sync: ponderhit draw in a burst, and a stop for a queued ponder search", "[protocol][gui]") {
+TEST_CASE("gui sync: ponderhit draw in a burst, and a stop for a queued ponder search", "[protocol][gui][process]") {
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
     e.sendRaw(
@@ -132,7 +132,7 @@ TEST_CASE("gui sync: ponderhit draw in a burst, and a stop for a queued ponder s
 }
 
 TEST_CASE("gui sync: batch mode runs each go to its limit, its stop waits and gets no second answer",
-          "[protocol][gui]") {
+          "[protocol][gui][process]") {
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
     e.send("setoption batch true");
@@ -146,7 +146,7 @@ TEST_CASE("gui sync: batch mode runs each go to its limit, its stop waits and ge
 }
 
 TEST_CASE("gui sync: a stop crossing the engine's own answer gets no nobestmove; an idle stop still does",
-          "[protocol][gui]") {
+          "[protocol][gui][process]") {
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
     e.send("position startpos");
@@ -160,7 +160,7 @@ TEST_CASE("gui sync: a stop crossing the engine's own answer gets no nobestmove;
     CHECK(std::find(after.begin(), after.end(), "nobestmove") != after.end());
 }
 
-TEST_CASE("gui sync: a byte-order mark before the first command is ignored", "[protocol][gui]") {
+TEST_CASE("gui sync: a byte-order mark before the first command is ignored", "[protocol][gui][process]") {
     for (const char* dialect : {"ucci", "uci"}) {
         EngineProcess e;
         e.sendRaw(std::string("\xEF\xBB\xBF") + dialect + "\n");
@@ -170,7 +170,7 @@ TEST_CASE("gui sync: a byte-order mark before the first command is ignored", "[p
 }
 
 TEST_CASE("gui sync: the last info line before bestmove is a completed depth or says it is a bound",
-          "[protocol][gui]") {
+          "[protocol][gui][process]") {
     // A node limit ends the search inside an iteration that already changed
     // the first move's score: UCCI (no bound words) keeps the completed
     // depth's line last; UCI prints the unfinished depth as a bound.
@@ -213,7 +213,8 @@ TEST_CASE("gui sync: the last info line before bestmove is a completed depth or 
     }
 }
 
-TEST_CASE("gui sync: an answer taken from the hash table keeps seldepth at or above depth", "[protocol][gui]") {
+TEST_CASE("gui sync: an answer taken from the hash table keeps seldepth at or above depth",
+          "[protocol][gui][process]") {
     EngineProcess e;
     uciHandshake(e);
     e.send("position startpos moves h2e2 h9g7");
@@ -230,7 +231,7 @@ TEST_CASE("gui sync: an answer taken from the hash table keeps seldepth at or ab
     }
 }
 
-TEST_CASE("gui sync: banmoves holds until the next position, as in ElephantEye", "[protocol][gui]") {
+TEST_CASE("gui sync: banmoves holds until the next position, as in ElephantEye", "[protocol][gui][process]") {
     EngineProcess e;
     chariot::test::ucciHandshake(e, Timeout);
     // Two legal moves only would make this trivial; use the start position

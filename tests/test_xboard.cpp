@@ -199,7 +199,7 @@ TEST_CASE("xboard: a usermove makes the engine think and move; ping answers afte
     CHECK(s.protocol.engine().position().fen() == fenAfter(std::string(StartFen), {"h2e2", reply}));
 }
 
-TEST_CASE("xboard: a game as XBoard plays it: time, otim, usermove; every reply legal", "[xboard]") {
+TEST_CASE("xboard: a game as XBoard plays it: time, otim, usermove; every reply legal", "[xboard][process]") {
     EngineProcess e;
     xboardHandshake(e);
     e.send("level 0 0:05 0.1");
@@ -434,7 +434,7 @@ TEST_CASE("xboard: the book answers bk and gives the first move", "[xboard][book
     CHECK(indexOf(out, " " + move + " ") < out.size());  // one of the listed moves
 }
 
-TEST_CASE("xboard: st, level and time set the engine's clock", "[xboard][slow]") {
+TEST_CASE("xboard: st, level and time set the engine's clock", "[xboard][slow][process]") {
     EngineProcess e;
     xboardHandshake(e);
     // st: a fixed time per move (less the move overhead).
@@ -470,7 +470,7 @@ TEST_CASE("xboard: st, level and time set the engine's clock", "[xboard][slow]")
     CHECK(took < 3000ms);
 }
 
-TEST_CASE("xboard: ? moves now", "[xboard]") {
+TEST_CASE("xboard: ? moves now", "[xboard][process]") {
     EngineProcess e;
     xboardHandshake(e);
     e.send("st 60");
@@ -491,7 +491,7 @@ TEST_CASE("xboard: ? moves now", "[xboard]") {
     CHECK(starting(seen, "move ").size() == 1);
 }
 
-TEST_CASE("xboard: pondering on the expected reply, a hit and a miss", "[xboard][slow]") {
+TEST_CASE("xboard: pondering on the expected reply, a hit and a miss", "[xboard][slow][process]") {
     EngineProcess e;
     xboardHandshake(e);
     e.send("hard");
@@ -532,7 +532,7 @@ TEST_CASE("xboard: pondering on the expected reply, a hit and a miss", "[xboard]
     REQUIRE(e.waitFor("pong 7", 2000ms));
 }
 
-TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard]") {
+TEST_CASE("xboard: analyze searches until exit and follows the moves", "[xboard][process]") {
     EngineProcess e;
     xboardHandshake(e);
     e.send("post");
