@@ -70,11 +70,13 @@ BenchResult runBench(Engine& engine, const BenchConfig& config, const std::funct
     BenchResult result;
     if (engine.hashMB() != config.hashMB) engine.setHashMB(config.hashMB);
     engine.searchOptions().threads = config.threads;
-    engine.setOption("usennue", config.nnue ? "true" : "false");
-    if (config.nnue && !engine.network()) {
+    if (config.eval == BenchEval::Nnue && !engine.network()) {
         print("bench: no NNUE net is loaded (this build embeds none; set evalfile)");
         return result;
     }
+    const bool nnue = config.eval == BenchEval::Nnue ||
+                      (config.eval == BenchEval::Default && Engine::DefaultUseNnue && engine.network());
+    engine.setOption("usennue", nnue ? "true" : "false");
     engine.newGame();  // an empty table and histories, as after ucinewgame
     auto start = std::chrono::steady_clock::now();
     const size_t count = config.positions ? std::min(config.positions, Positions.size()) : Positions.size();
@@ -99,8 +101,8 @@ BenchResult runBench(Engine& engine, const BenchConfig& config, const std::funct
     print(fmt::format("Nodes searched  : {}", result.nodes));
     print(fmt::format("Nodes/second    : {}", result.nodes * 1000 / uint64_t(std::max<int64_t>(result.timeMs, 1))));
     if (config.threads > 1) print(fmt::format("Threads         : {}", config.threads));
-    if (config.nnue)
-        print(fmt::format("Evaluation      : NNUE {} ({})", engine.network()->name(), nnue::kernels::name()));
+    print(nnue ? fmt::format("Evaluation      : NNUE {} ({})", engine.network()->name(), nnue::kernels::name())
+               : std::string("Evaluation      : handcrafted"));
     return result;
 }
 
@@ -113,14 +115,14 @@ std::optional<std::string> parseBenchArgs(const std::vector<std::string>& words,
     c.depth = std::min(c.depth, maxDepth);
     c.hashMB = std::min<size_t>(c.hashMB, size_t(maxHash));
     if (caps.benchPositions) c.positions = caps.benchPositions;
-    // A last word `nnue`: the same bench with the NNUE evaluation; numbers before it.
+    // A last word `nnue` or `hce`: the same bench with that evaluation; numbers before it.
     std::vector<std::string> args = words;
-    if (!args.empty() && asciiLower(args.back()) == "nnue") {
-        c.nnue = true;
+    if (!args.empty() && (asciiLower(args.back()) == "nnue" || asciiLower(args.back()) == "hce")) {
+        c.eval = asciiLower(args.back()) == "nnue" ? BenchEval::Nnue : BenchEval::Handcrafted;
         args.pop_back();
     }
     auto number = [&](size_t i, int64_t hi) { return i < args.size() ? parseInteger(args[i], 1, hi) : std::nullopt; };
-    if (args.size() > 3) return std::string("bench: at most three numbers: [depth] [hashMB] [threads] [nnue]");
+    if (args.size() > 3) return std::string("bench: at most three numbers: [depth] [hashMB] [threads] [nnue|hce]");
     if (args.size() > 0) {
         auto n = number(0, maxDepth);
         if (!n) return fmt::format("bench: the depth must be a number from 1 to {}", maxDepth);

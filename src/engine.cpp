@@ -134,9 +134,8 @@ void Engine::declareOptions() {
                                  searchOptions_.knowledge = Knowledge(levelIndex(Levels, v.text));
                                  return Messages{};
                              }));
-    // The NNUE evaluation (nnue.h): off by default until a net beats the
-    // handcrafted evaluation in play.
-    options_.add(checkOption("usennue", "Use NNUE", false,
+    // The NNUE evaluation (nnue.h); the handcrafted one where no net is loaded.
+    options_.add(checkOption("usennue", "Use NNUE", DefaultUseNnue,
                              "evaluate with the NNUE net of `evalfile` instead of the handcrafted evaluation (at "
                              "`knowledge` large only: the lower levels stay handcrafted)",
                              [this, say](const OptionValue& v) {

@@ -1,5 +1,5 @@
 // chariot                       UCCI/UCI engine on stdin/stdout
-// chariot bench [depth] [hash] [threads] [nnue]  fixed-depth search benchmark (node signature)
+// chariot bench [depth] [hash] [threads] [nnue|hce]  fixed-depth search benchmark (node signature)
 // chariot perft <depth> [FEN]   move-generation count with divide
 // chariot book ...              opening-book tools (see `chariot help`)
 #include <cstdio>

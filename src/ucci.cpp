@@ -749,8 +749,8 @@ void Protocol::cmdHelp() {
         "  d                               show the board, FEN and hash key",
         "  eval                            show the static evaluation by term",
         "  perft <depth>                   count leaf nodes, per root move",
-        "  bench [depth] [hashMB] [threads] [nnue]   fixed search benchmark (node signature);",
-        "                                  nnue: evaluate with the net of evalfile",
+        "  bench [depth] [hashMB] [threads] [nnue|hce]   fixed search benchmark (node signature);",
+        "                                  nnue / hce: the net of evalfile / the handcrafted evaluation",
     };
     for (const char* l : lines) info(l);
 }

@@ -416,10 +416,10 @@ TEST_CASE("nnue: eval shows the net's value", "[nnue][engine]") {
     std::string report = engine.evalReport();
     CHECK(report.find("NNUE " + engine.network()->name() + ": " +
                       std::to_string(engine.network()->evaluate(engine.position()))) != std::string::npos);
-    CHECK(report.find("not in use") != std::string::npos);
-    engine.setOption("usennue", "true");
+    CHECK(report.find("the search uses it") != std::string::npos);  // the default
+    engine.setOption("usennue", "false");
     report = engine.evalReport();
-    CHECK(report.find("the search uses it") != std::string::npos);
+    CHECK(report.find("not in use") != std::string::npos);
     engine.setNetwork(nullptr);
     CHECK(engine.evalReport().find("NNUE") == std::string::npos);
 }
@@ -429,7 +429,7 @@ TEST_CASE("nnue: bench with the net is deterministic, the same from the embedded
     BenchConfig config;
     config.depth = 5;
     config.positions = 12;
-    config.nnue = true;
+    config.eval = BenchEval::Nnue;
 
     Engine embedded;
     if (!embedded.network()) embedded.setNetwork(sampleNet());
@@ -446,32 +446,49 @@ TEST_CASE("nnue: bench with the net is deterministic, the same from the embedded
     CHECK(a.bestMoves == b.bestMoves);
     CHECK(a.perPosition == again.perPosition);
 
+    // The default is the net where one is loaded.
+    config.eval = BenchEval::Default;
+    CHECK(runBench(embedded, config, quiet).perPosition == a.perPosition);
+
     // The same engine without the net gives the handcrafted count of a fresh engine.
-    config.nnue = false;
+    config.eval = BenchEval::Handcrafted;
     const BenchResult handcrafted = runBench(embedded, config, quiet);
     CHECK(handcrafted.perPosition == runBench(config, quiet).perPosition);
     CHECK(handcrafted.perPosition != a.perPosition);
 
+    // An engine with no net benches its handcrafted evaluation by default.
+    Engine withoutNet;
+    withoutNet.setNetwork(nullptr);
+    config.eval = BenchEval::Default;
+    CHECK(runBench(withoutNet, config, quiet).perPosition == handcrafted.perPosition);
+    config.eval = BenchEval::Nnue;
+    CHECK(runBench(withoutNet, config, quiet).perPosition.empty());
+
     // Below knowledge large the net is not used.
     embedded.setOption("knowledge", "medium");
-    config.nnue = true;
+    config.eval = BenchEval::Nnue;
     const BenchResult mediumNet = runBench(embedded, config, quiet);
-    config.nnue = false;
+    config.eval = BenchEval::Handcrafted;
     CHECK(mediumNet.perPosition == runBench(embedded, config, quiet).perPosition);
 }
 
-TEST_CASE("nnue: bench arguments take a last word nnue", "[nnue][bench]") {
+TEST_CASE("nnue: bench arguments take a last word nnue or hce", "[nnue][bench]") {
     BenchConfig config;
+    CHECK(config.eval == BenchEval::Default);
     REQUIRE_FALSE(parseBenchArgs({"7", "32", "nnue"}, WorkCaps{}, config));
     CHECK(config.depth == 7);
     CHECK(config.hashMB == 32);
-    CHECK(config.nnue);
+    CHECK(config.eval == BenchEval::Nnue);
     config = BenchConfig{};
     REQUIRE_FALSE(parseBenchArgs({"NNUE"}, WorkCaps{}, config));
-    CHECK(config.nnue);
+    CHECK(config.eval == BenchEval::Nnue);
     CHECK(config.depth == BenchConfig{}.depth);
+    config = BenchConfig{};
+    REQUIRE_FALSE(parseBenchArgs({"9", "hce"}, WorkCaps{}, config));
+    CHECK(config.eval == BenchEval::Handcrafted);
+    CHECK(config.depth == 9);
     config = BenchConfig{};
     CHECK(parseBenchArgs({"nnue", "7"}, WorkCaps{}, config));
     CHECK(parseBenchArgs({"1", "2", "3", "4", "nnue"}, WorkCaps{}, config));
-    CHECK_FALSE(config.nnue);
+    CHECK(config.eval == BenchEval::Default);
 }

@@ -85,6 +85,7 @@ TEST_CASE("a search with SearchParams{} is the engine's default search", "[searc
     REQUIRE_FALSE(root.setFen(Middlegame));
     SearchOptions options;
     options.params = SearchParams{};
+    options.net = Engine::DefaultUseNnue ? engine.network() : nullptr;  // the engine's default evaluation
     const SearchResult direct = searcher.search(root, limits, options);
     CHECK(direct.nodes == viaEngine.nodes);
     CHECK(direct.best == viaEngine.best);

@@ -23,8 +23,8 @@ namespace {
 
 void usage(const std::function<void(const std::string&)>& print) {
     print("usage: chariot                        run the UCCI/UCI engine on stdin/stdout");
-    print("       chariot bench [depth] [hashMB] [threads] [nnue]  fixed-depth search benchmark");
-    print("                                      (nnue: with the embedded NNUE net)");
+    print("       chariot bench [depth] [hashMB] [threads] [nnue|hce]  fixed-depth search benchmark");
+    print("                                      (default: the embedded NNUE net; hce: handcrafted)");
     print("       chariot perft <depth> [FEN]    move generation count, divided by root move");
     print("       chariot book build|probe|dump|bench ...  opening-book tools ('chariot book' for help)");
     print("       chariot rules <FEN>|startpos [moves <m>...]  repetition verdict (third occurrence)");
