@@ -117,8 +117,9 @@ std::optional<std::string> parseBenchArgs(const std::vector<std::string>& words,
     if (caps.benchPositions) c.positions = caps.benchPositions;
     // A last word `nnue` or `hce`: the same bench with that evaluation; numbers before it.
     std::vector<std::string> args = words;
-    if (!args.empty() && (asciiLower(args.back()) == "nnue" || asciiLower(args.back()) == "hce")) {
-        c.eval = asciiLower(args.back()) == "nnue" ? BenchEval::Nnue : BenchEval::Handcrafted;
+    const std::string last = args.empty() ? std::string() : asciiLower(args.back());
+    if (last == "nnue" || last == "hce") {
+        c.eval = last == "nnue" ? BenchEval::Nnue : BenchEval::Handcrafted;
         args.pop_back();
     }
     auto number = [&](size_t i, int64_t hi) { return i < args.size() ? parseInteger(args[i], 1, hi) : std::nullopt; };

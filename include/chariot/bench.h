@@ -42,9 +42,9 @@ const std::vector<std::string_view>& benchPositions();
 BenchResult runBench(const BenchConfig& config, const std::function<void(const std::string&)>& print);
 // The same on a given engine, which it resets first (table of the run's size,
 // cleared; histories cleared; the run's thread count; `usennue` as the
-// config's evaluation says), so that the node count is the one a fresh engine gives. The
-// engine's other options must be the defaults; its net (`evalfile`) is the
-// one an NNUE run uses.
+// config's evaluation says), so that the node count is the one a fresh
+// engine gives. The engine's other options must be the defaults; its net
+// (`evalfile`) is the one an NNUE run uses.
 // Lets a session reuse one bench engine instead of starting threads and
 // tables at every `bench`.
 BenchResult runBench(Engine& engine, const BenchConfig& config, const std::function<void(const std::string&)>& print);
