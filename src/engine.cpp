@@ -197,7 +197,7 @@ void Engine::declareOptions() {
                              }));
     options_.add(spinOption("elo", "UCI_Elo", skill::minElo(), skill::minElo(), skill::maxElo(),
                             "the rating to play at with `limitstrength` on (scale: ElephantEye 3.31 = 2000; the "
-                            "maximum is full strength; calibrated coarsely, see the README)",
+                            "maximum is full strength; measured at 1 s + 0.02 s, see the README)",
                             [this](const OptionValue& v) {
                                 elo_ = int(v.spin);
                                 return Messages{};

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 #include <algorithm>
 #include <chrono>
@@ -24,6 +25,7 @@
 #include "chariot/movegen.h"
 #include "chariot/rules.h"
 #include "chariot/skill.h"
+#include "chariot/skill_elo_table.h"
 #include "chariot/ucci.h"
 #include "engine_recorder.h"
 #include "test_util.h"
@@ -112,6 +114,30 @@ TEST_CASE("skill: the level table weakens monotonically", "[skill]") {
     CHECK(skill::limited(skill::paramsFor(19.99).level));
 }
 
+// The README's table and the compiled one come from one calibration run
+// (tools/matches/calibrate_skill.py --write); the README must show what the
+// engine maps UCI_Elo through, with the measured intervals.
+TEST_CASE("skill: the README's Elo table is the compiled calibration", "[skill]") {
+    const auto signedText = [](int v) { return v < 0 ? fmt::format("\u2212{}", -v) : std::to_string(v); };
+    std::string table = "| level | Elo | 95% interval | games |\n|---|---|---|---|\n";
+    for (const skill::calibration::MeasuredLevel& m : skill::calibration::Levels) {
+        CHECK(m.low < m.high);
+        CHECK(m.games > 0);
+        const std::string label =
+            m.level == skill::MaxLevel ? fmt::format("{} (full strength)", m.level) : std::to_string(m.level);
+        table += fmt::format("| {} | {} | [{}, {}] | {} |\n", label, signedText(m.elo), signedText(m.low),
+                             signedText(m.high), m.games);
+    }
+    std::ifstream in(std::string(CHARIOT_TEST_DATA) + "/../../README.md");
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    INFO("README.md must contain this table (tools/matches/calibrate_skill.py --fit-only --write):\n" << table);
+    CHECK(text.str().find(table) != std::string::npos);
+    // The top of UCI_Elo's range is full strength's measured rating.
+    CHECK(skill::maxElo() == skill::calibration::Levels.back().elo);
+}
+
 TEST_CASE("skill: Elo maps to levels through one table, clamped and invertible", "[skill]") {
     const auto& table = skill::eloTable();
     REQUIRE(table.size() >= 2);
@@ -139,10 +165,15 @@ TEST_CASE("skill: Elo maps to levels through one table, clamped and invertible",
         CHECK(std::abs(skill::eloForLevel(level) - elo) <= 1);
         lastLevel = level;
     }
+    // eloForLevel rounds to a whole Elo: half an Elo is this many levels
+    // where the table is flattest.
+    double flattest = 1e9;
+    for (size_t i = 1; i < table.size(); ++i)
+        flattest = std::min(flattest, (table[i].elo - table[i - 1].elo) / (table[i].level - table[i - 1].level));
     for (int step = 0; step <= 4 * skill::MaxLevel; ++step) {
         const double level = step / 4.0;
         INFO("level " << level);
-        CHECK(skill::levelForElo(skill::eloForLevel(level)) == Approx(level).margin(0.02));
+        CHECK(skill::levelForElo(skill::eloForLevel(level)) == Approx(level).margin(0.5 / flattest + 1e-9));
     }
 }
 
@@ -222,7 +253,7 @@ TEST_CASE("skill: the options parse and clamp in both dialects", "[skill][option
         CHECK(r.messages[0] ==
               fmt::format("option elo: {} is out of range, using {}", skill::maxElo() + 1000, skill::maxElo()));
         CHECK(engine.skillLevel() == skill::MaxLevel);  // the top of the range is full strength
-        r = engine.setOption("elo", "0");
+        r = engine.setOption("elo", std::to_string(skill::minElo() - 100));
         REQUIRE(r.messages.size() == 1);
         CHECK(engine.skillLevel() == 0);
         CHECK_FALSE(engine.setOption("UCI_Elo", "lots").applied);
