@@ -57,6 +57,7 @@ class Player:
     options: list[str] = field(default_factory=list)
     guess: float = 0.0            # starting estimate for the fit
     level: int | None = None      # Chariot's skill level, None for an anchor
+    plan_command: str = ""        # an anchor's command as the plan writes it (for the report)
 
     @property
     def fixed(self) -> bool:
@@ -132,10 +133,10 @@ def read_plan(path: Path, engine: str, eleeye: str) -> tuple[list[Player], list[
                 guess = float(rating_text.lstrip("~"))
             except ValueError:
                 raise PlanError(f"{where}: '{rating_text}' is not a rating (NUMBER, or ~NUMBER for a guess)") from None
-            command = " ".join(words[split + 1:]).replace("{eleeye}", eleeye).replace("{depth_limit}",
-                                                                                     str(DEPTH_LIMIT))
+            plan_command = " ".join(words[split + 1:])
+            command = plan_command.replace("{eleeye}", eleeye).replace("{depth_limit}", str(DEPTH_LIMIT))
             fixed = None if rating_text.startswith("~") else guess
-            players[name] = Player(name, fixed, command, proto, options, guess)
+            players[name] = Player(name, fixed, command, proto, options, guess, plan_command=plan_command)
         elif words[0] == "pair":
             if len(words) != 4 or not words[3].isdigit() or int(words[3]) < 2:
                 raise PlanError(f"{where}: expected 'pair A B GAMES' (GAMES at least 2)")
@@ -295,7 +296,7 @@ def elo_of(score: float) -> str:
         return "−inf"
     if score >= 1:
         return "+inf"
-    return f"{-400 * math.log10(1 / score - 1):+.0f}".replace("-", "−")
+    return minus(f"{-400 * math.log10(1 / score - 1):+.0f}")
 
 
 def pairing_rows(played: list[Pairing]) -> list[str]:
@@ -477,9 +478,8 @@ information matrix. The compiled table is `include/chariot/skill_elo_table.h`
 Players: Ln is Chariot at `skilllevel n` (20: full strength); the anchors
 are ElephantEye 3.31 run as the plan says:
 
-{chr(10).join(f"- {pl.name}: `{' '.join(pl.options)}`" + (f", fixed at {pl.rating:g}" if pl.fixed else "")
-              + f" — `{Path(pl.command.split()[-1]).name if 'depth_limit' not in pl.command else 'depth_limit.py ' + pl.command.split()[-2]}`"
-              for pl in rated if pl.level is None)}
+{chr(10).join(f"- {pl.name}: `{pl.plan_command}` with `{' '.join(pl.options)}`"
+              + (f", fixed at {pl.rating:g}" if pl.fixed else "") for pl in rated if pl.level is None)}
 
 ## Ratings
 
