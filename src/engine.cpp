@@ -351,7 +351,8 @@ SearchResult Engine::search(const SearchLimits& limits, const std::function<void
 double Engine::skillLevel() const { return limitStrength_ ? skill::levelForElo(elo_) : double(skillLevel_); }
 
 void Engine::limitStrength(SearchOptions& options, const skill::Params& params) const {
-    options.depthCap = std::min(options.depthCap, params.depth);
+    // Another stream than the jitter's and the move choice's (same seed).
+    options.depthCap = std::min(options.depthCap, skill::depthFor(params, options.seed ^ 0xBB67AE8584CAA73BULL));
     options.nodeCap = options.nodeCap ? std::min(options.nodeCap, params.nodes) : params.nodes;
     options.multiPV = std::max(options.multiPV, params.multiPV);
     options.threads = 1;  // exact node caps; a weaker player needs no second thread

@@ -15,7 +15,9 @@ namespace {
 // One row per integer level. Internal units: a pawn before the river is
 // about 100, a horse 430, a cannon 460, a rook 1000.
 //  - depth, nodes: the search caps (whichever comes first); nodes grow by
-//    about 1.5x a level, depth by about one ply every two levels;
+//    about 1.5x a level, depth by half a ply a level up to 14 (x.5: one ply
+//    more on half the moves, so that an odd level plays between the even
+//    ones the calibration measured) and by one from there;
 //  - multiPV: root lines searched to choose from;
 //  - maxLoss: the hard bound on how much worse than the best line the move
 //    played may score (below a horse even at level 0, so a piece that the
@@ -26,7 +28,7 @@ namespace {
 // Row 20 is only the end point for fractional levels between 19 and 20:
 // level 20 itself is the unlimited engine.
 struct Row {
-    int depth;
+    double depth;
     uint64_t nodes;
     int multiPV;
     Value maxLoss;
@@ -34,27 +36,27 @@ struct Row {
     int timePercent;
 };
 constexpr std::array<Row, MaxLevel + 1> Rows = {{
-    {1, 1000, 6, 400, 160, 40},    // 0
-    {1, 1500, 6, 370, 150, 43},    // 1
-    {2, 2250, 6, 345, 140, 46},    // 2
-    {2, 3400, 6, 320, 130, 49},    // 3
-    {3, 5000, 6, 295, 120, 52},    // 4
-    {3, 7600, 5, 270, 110, 55},    // 5
-    {4, 11000, 5, 245, 100, 58},   // 6
-    {4, 17000, 5, 225, 90, 61},    // 7
-    {5, 26000, 5, 205, 82, 64},    // 8
-    {5, 38000, 5, 185, 74, 67},    // 9
-    {6, 58000, 4, 165, 66, 70},    // 10
-    {6, 86000, 4, 145, 58, 73},    // 11
-    {7, 130000, 4, 130, 50, 76},   // 12
-    {7, 195000, 4, 115, 43, 79},   // 13
-    {8, 290000, 4, 100, 36, 82},   // 14
-    {9, 440000, 4, 85, 30, 85},    // 15
-    {10, 660000, 4, 70, 24, 88},   // 16
-    {11, 990000, 4, 60, 18, 91},   // 17
-    {12, 1500000, 4, 50, 13, 94},  // 18
-    {13, 2200000, 4, 40, 8, 97},   // 19
-    {16, 3300000, 4, 0, 0, 100},   // 20: interpolation end point only
+    {1, 1000, 6, 400, 160, 40},     // 0
+    {1.5, 1500, 6, 370, 150, 43},   // 1
+    {2, 2250, 6, 345, 140, 46},     // 2
+    {2.5, 3400, 6, 320, 130, 49},   // 3
+    {3, 5000, 6, 295, 120, 52},     // 4
+    {3.5, 7600, 5, 270, 110, 55},   // 5
+    {4, 11000, 5, 245, 100, 58},    // 6
+    {4.5, 17000, 5, 225, 90, 61},   // 7
+    {5, 26000, 5, 205, 82, 64},     // 8
+    {5.5, 38000, 5, 185, 74, 67},   // 9
+    {6, 58000, 4, 165, 66, 70},     // 10
+    {6.5, 86000, 4, 145, 58, 73},   // 11
+    {7, 130000, 4, 130, 50, 76},    // 12
+    {7.5, 195000, 4, 115, 43, 79},  // 13
+    {8, 290000, 4, 100, 36, 82},    // 14
+    {9, 440000, 4, 85, 30, 85},     // 15
+    {10, 660000, 4, 70, 24, 88},    // 16
+    {11, 990000, 4, 60, 18, 91},    // 17
+    {12, 1500000, 4, 50, 13, 94},   // 18
+    {13, 2200000, 4, 40, 8, 97},    // 19
+    {16, 3300000, 4, 0, 0, 100},    // 20: interpolation end point only
 }};
 
 // The minimum think time with a clock or movetime: this share of the
@@ -97,7 +99,9 @@ Params paramsFor(double level) {
     const Row& a = Rows[size_t(low)];
     const Row& b = Rows[size_t(low) + 1];
     p.level = level;
-    p.depth = int(std::lround(lerp(a.depth, b.depth, t)));
+    const double depth = lerp(a.depth, b.depth, t);
+    p.depth = int(std::floor(depth));
+    p.deeperChance = depth - p.depth;
     p.nodes = uint64_t(std::llround(double(a.nodes) * std::pow(double(b.nodes) / double(a.nodes), t)));
     p.multiPV = int(std::lround(lerp(a.multiPV, b.multiPV, t)));
     p.maxLoss = Value(std::lround(lerp(a.maxLoss, b.maxLoss, t)));
@@ -106,6 +110,12 @@ Params paramsFor(double level) {
     p.minThinkPercent = MinThinkPercent;
     p.minThinkCapMs = MinThinkCapMs;
     return p;
+}
+
+int depthFor(const Params& params, uint64_t seed) {
+    if (params.deeperChance <= 0) return params.depth;
+    const double u = double(tables::splitMix64(seed) >> 11) * 0x1.0p-53;  // in [0, 1)
+    return params.depth + (u < params.deeperChance ? 1 : 0);
 }
 
 const std::vector<EloPoint>& eloTable() { return table(); }

@@ -92,6 +92,9 @@ TEST_CASE("skill: the level table weakens monotonically", "[skill]") {
         CHECK(skill::limited(level));
         CHECK(p.level == Approx(level));
         CHECK(p.depth >= previous.depth);
+        CHECK(p.depth + p.deeperChance >= previous.depth + previous.deeperChance);
+        CHECK(p.deeperChance >= 0);
+        CHECK(p.deeperChance < 1);
         CHECK(p.nodes > previous.nodes);
         CHECK(p.multiPV <= previous.multiPV);
         CHECK(p.multiPV >= 2);
@@ -112,6 +115,36 @@ TEST_CASE("skill: the level table weakens monotonically", "[skill]") {
     CHECK_FALSE(skill::limited(skill::paramsFor(20).level));
     CHECK_FALSE(skill::limited(skill::paramsFor(25).level));
     CHECK(skill::limited(skill::paramsFor(19.99).level));
+}
+
+// UCI_Elo plays fractional levels, and the calibration measured the even
+// ones: between two depth caps a level mixes them move by move in
+// proportion, where rounding gave it its stronger neighbour's depth (level
+// 13.5 played like 14: issue #68's check of UCI_Elo 1600 against 2000).
+TEST_CASE("skill: a level between two depth caps mixes them", "[skill]") {
+    for (int level = 0; level < skill::MaxLevel; level += 2) {
+        const skill::Params p = skill::paramsFor(level);
+        INFO("level " << level);
+        CHECK(p.deeperChance == 0);
+        for (uint64_t seed = 0; seed < 50; ++seed) CHECK(skill::depthFor(p, seed) == p.depth);
+    }
+    const skill::Params a = skill::paramsFor(12), b = skill::paramsFor(14);
+    REQUIRE(b.depth == a.depth + 1);
+    for (double t : {0.25, 0.5, 0.75}) {
+        const double level = 12 + 2 * t;
+        const skill::Params p = skill::paramsFor(level);
+        INFO("level " << level);
+        CHECK(p.depth == a.depth);
+        CHECK(p.deeperChance == Approx(t));
+        int deeper = 0;
+        const int moves = 4000;
+        for (uint64_t seed = 0; seed < uint64_t(moves); ++seed) {
+            const int d = skill::depthFor(p, seed * 0x9E3779B97F4A7C15ULL);
+            CHECK((d == a.depth || d == b.depth));
+            deeper += d == b.depth;
+        }
+        CHECK(double(deeper) / moves == Approx(t).margin(0.04));
+    }
 }
 
 // The README's table and the compiled one come from one calibration run
@@ -323,7 +356,7 @@ TEST_CASE("skill: limited searches answer legal moves quickly", "[skill]") {
                 REQUIRE_FALSE(r.pv.empty());
                 CHECK(r.pv[0] == r.best);
                 CHECK(r.depth >= 1);
-                CHECK(r.depth <= std::min(p.depth, kind == 0 ? MaxSearchDepth : 6));
+                CHECK(r.depth <= std::min(p.depth + (p.deeperChance > 0), kind == 0 ? MaxSearchDepth : 6));
                 CHECK(ms < 3000);  // no waiting without a clock (the searches take milliseconds)
             }
         }

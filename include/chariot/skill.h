@@ -21,7 +21,8 @@ constexpr int MinResignLevel = 10;
 // What one level does. Level 20 is not limited at all (none of this applies).
 struct Params {
     double level = MaxLevel;
-    int depth = 0;              // iterative deepening stops after this depth
+    int depth = 0;              // iterative deepening stops after this depth...
+    double deeperChance = 0;    // ...or one ply later, with this chance per move
     uint64_t nodes = 0;         // node cap per move
     int multiPV = 1;            // root lines searched to choose from
     Value maxLoss = 0;          // never a move scoring more than this below the best line (internal units)
@@ -32,11 +33,16 @@ struct Params {
 };
 
 // The parameters of a level in [0, 20); a fractional level interpolates
-// between the rows of the integer levels around it (node caps geometrically).
+// between the rows of the integer levels around it (node caps geometrically;
+// the depth cap as a chance of the deeper one, not by rounding, so that
+// UCI_Elo's fractional levels play between their neighbours).
 // Levels outside the range are clamped; 20 and above give level 20 (limited()
 // false).
 Params paramsFor(double level);
 inline bool limited(double level) { return level < MaxLevel; }
+// The depth cap of one move: params.depth, or one more with
+// params.deeperChance. Deterministic for a given seed.
+int depthFor(const Params& params, uint64_t seed);
 
 // One measured (or, until the calibration, provisional) point: a level and
 // its Elo on the project's scale (ElephantEye 3.31 = 2000).
