@@ -4,7 +4,8 @@
 #   scripts/build.sh bench     install what is missing, build Release, run `chariot bench`
 #   scripts/build.sh test      install what is missing, build Release, run the whole test suite
 #                              (it also installs what .ci/run's XBoard test needs: XBoard, Xvfb,
-#                              xwd, ImageMagick and Fairy-Max's maxqi)
+#                              xwd, ImageMagick and Fairy-Max's maxqi, and PyTorch for the
+#                              NNUE trainer's tests)
 #   scripts/build.sh windows   install what is missing, cross-compile build-windows/chariot.exe
 #                              (MinGW-w64, cmake/mingw-w64-x86_64.cmake) and its chariot.book
 #
@@ -31,6 +32,8 @@ if [ "$job" = test ]; then
   # scripts/test_xboard.sh: XBoard under a virtual X server, screenshots, and
   # a second xiangqi engine to play.
   packages+=(xboard xvfb x11-apps imagemagick fairymax)
+  # tools/nnue/test_nnue.py: the NNUE trainer's tests (CTest nnue.trainer).
+  packages+=(python3-numpy python3-torch)
 fi
 # fmt and Catch2 are used header-only by the cross build; g++ builds the book
 # builder when there is no wine.

@@ -110,6 +110,21 @@ def evaluate(model, dataset, batch=65536):
     return np.concatenate(out) if out else np.zeros(0)
 
 
+def from_net(net, qat=False):
+    """A float model holding a quantised net's weights (a QuantisedNet), to train further:
+    quantising it again gives the same integers."""
+    if net.scale != N.SCALE:
+        raise N.NetError(f"the net's SCALE is {net.scale}; training uses {N.SCALE}")
+    model = Net(net.hidden, qat=qat)
+    with torch.no_grad():
+        model.ft.weight[: D.FEATURES] = torch.from_numpy(net.ft_weight.astype(np.float64) / N.QA)
+        model.ft.weight[D.PAD].zero_()
+        model.ft_bias.copy_(torch.from_numpy(net.ft_bias.astype(np.float64) / N.QA))
+        model.out_weight.copy_(torch.from_numpy(net.out_weight.astype(np.float64) / net.qb))
+        model.out_bias.copy_(torch.from_numpy(net.out_bias.astype(np.float64) / (N.QA * net.qb)))
+    return model
+
+
 # ---------------------------------------------------------------------------
 # Checkpoints
 

@@ -435,6 +435,28 @@ class TrainedNetTest(unittest.TestCase):
         self.assertNotIn("epoch 1/3", log)
         self.assertEqual(read_bytes(self.only_net(c)), read_bytes(self.net_path))
 
+    def test_init_from_a_net(self):
+        import model as M
+
+        # A net read back into a float model quantises to the same bytes.
+        self.assertEqual(N.net_bytes(M.from_net(self.net).quantised()), read_bytes(self.net_path))
+        d = os.path.join(self.tmp, "init")
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "1", "--init", self.net_path,
+                                                      "--hidden", "64"])
+        self.assertEqual(rc, 0, log)
+        self.assertIn("has hidden size 32; using it", log)
+        net, ckpt = M.load_checkpoint(os.path.join(d, "checkpoints", "epoch-0001.pt"))
+        self.assertEqual(ckpt["provenance"]["init"]["path"], os.path.abspath(self.net_path))
+        # One more epoch from the trained net starts where it ended: the loss is already low, not
+        # the random start's (the first epoch of the run from scratch).
+        first = [float(x) for x in __import__("re").findall(r"train loss ([0-9.]+)", self.log)][0]
+        again = float(__import__("re").search(r"train loss ([0-9.]+)", log).group(1))
+        self.assertLess(again, first)
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "1", "--init",
+                                                      os.path.join(self.tmp, "missing.nnue")])
+        self.assertEqual(rc, 1)
+        self.assertIn("error: --init", log)
+
     def test_quantisation_aware_training(self):
         import model as M
 

@@ -2,6 +2,10 @@
 """Trains Chariot's NNUE evaluation network on `chariot datagen` data.
 
     /usr/bin/python3 tools/nnue/train.py --data gen1-s1.data --out-dir runs/r1 [--hidden 256] [--epochs 10]
+    /usr/bin/python3 tools/nnue/train.py --data gen2-s2.data --out-dir runs/r2 --init nets/chariot-<hash>.nnue
+
+--init starts from a net's weights (the next round learns on from the last
+net); otherwise the weights start random.
 
 Loss: MSE between sigmoid(eval / K) and lambda * sigmoid(score / K) +
 (1 - lambda) * result, all from the side to move's view (result 1 win, 0.5
@@ -43,6 +47,9 @@ def parse_args(argv):
     ap.add_argument("--val-fraction", type=float, default=0.02, help="share of games held out (default 0.02)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--resume", help="a checkpoint to continue from")
+    ap.add_argument("--init", metavar="NET",
+                    help="start from this net file's weights (a .nnue, e.g. the default net) instead of random "
+                         "ones; its hidden size is used")
     ap.add_argument("--max-positions", type=int, default=None, help="use only the first N quiet positions")
     ap.add_argument("--export-every", type=int, default=0, help="also export the net every N epochs")
     ap.add_argument("--cache", default=None, help="cache directory for converted data (default OUT_DIR/cache)")
@@ -59,6 +66,8 @@ def parse_args(argv):
         ap.error("--val-fraction must be within [0, 1)")
     if args.epochs < 1 or args.batch < 1:
         ap.error("--epochs and --batch must be positive")
+    if args.init and args.resume:
+        ap.error("--init and --resume exclude each other (a checkpoint already has its weights)")
     return args
 
 
@@ -183,6 +192,17 @@ def main(argv=None):
             log(f"warning: the checkpoint was trained on {resume.get('train_positions')} positions, "
                 f"now {len(train)}: the continuation is not the same as one uninterrupted run")
 
+    init = None
+    if args.init:
+        try:
+            init = N.read_net(args.init)
+        except (OSError, N.NetError) as e:
+            log(f"error: --init: {e}")
+            return 1
+        if init.hidden != args.hidden:
+            log(f"note: {args.init} has hidden size {init.hidden}; using it")
+            args.hidden = init.hidden
+
     k = args.k
     if k is None and resume is not None:
         k = resume["k"]
@@ -194,7 +214,9 @@ def main(argv=None):
         log(f"K = {k:.1f} (given)")
 
     torch.manual_seed(args.seed)
-    if resume is None:
+    if init is not None:
+        model = M.from_net(init, qat=args.qat)
+    elif resume is None:
         model = M.Net(args.hidden, qat=args.qat)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     if resume is not None and resume.get("optimizer"):
@@ -216,6 +238,7 @@ def main(argv=None):
         "batch": args.batch,
         "lr": args.lr,
         "lr_final": args.lr_final,
+        "init": {"path": os.path.abspath(args.init), "sha256": M.sha256_file(args.init)} if args.init else None,
         "mirror": not args.no_mirror,
         "qat": args.qat,
         "seed": args.seed,
