@@ -70,10 +70,10 @@ class Net(nn.Module):
     def float_weights(self):
         """numpy float64 arrays in the net file's layout."""
         return {
-            "ft_weight": self.ft.weight.detach()[: D.FEATURES].double().numpy().copy(),
-            "ft_bias": self.ft_bias.detach().double().numpy().copy(),
-            "out_weight": self.out_weight.detach().double().numpy().copy(),
-            "out_bias": self.out_bias.detach().double().numpy().copy(),
+            "ft_weight": self.ft.weight.detach()[: D.FEATURES].cpu().double().numpy().copy(),
+            "ft_bias": self.ft_bias.detach().cpu().double().numpy().copy(),
+            "out_weight": self.out_weight.detach().cpu().double().numpy().copy(),
+            "out_bias": self.out_bias.detach().cpu().double().numpy().copy(),
         }
 
     def quantised(self):
@@ -100,13 +100,15 @@ def perspective_batch(red, black, stm, mirror=None):
 def evaluate(model, dataset, batch=65536):
     """Float evals (internal units) of a Dataset, as float64 numpy."""
     out = []
+    device = model.ft_bias.device
     model.eval()
     with torch.no_grad():
         for lo in range(0, len(dataset), batch):
             sl = slice(lo, lo + batch)
             features, offsets = perspective_batch(dataset.red[sl], dataset.black[sl], dataset.stm[sl])
-            y = model(features, offsets, torch.from_numpy(dataset.bucket[sl].astype(np.int64)))
-            out.append(y.double().numpy() * N.SCALE)
+            bucket = torch.from_numpy(dataset.bucket[sl].astype(np.int64))
+            y = model(features.to(device), offsets.to(device), bucket.to(device))
+            out.append(y.cpu().double().numpy() * N.SCALE)
     return np.concatenate(out) if out else np.zeros(0)
 
 

@@ -457,6 +457,12 @@ class TrainedNetTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("error: --init", log)
 
+    def test_unknown_device_refused(self):
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", os.path.join(self.tmp, "dev"), "--epochs", "1",
+                                                      "--device", "no-such-device"])
+        self.assertEqual(rc, 1)
+        self.assertIn("error: --device no-such-device", log)
+
     def test_quantisation_aware_training(self):
         import model as M
 

@@ -46,6 +46,9 @@ def parse_args(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--val-fraction", type=float, default=0.02, help="share of games held out (default 0.02)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu",
+                    help="torch device to train on: cpu (default; reproducible from --seed) or cuda (a GPU: "
+                         "much faster, not bit-reproducible)")
     ap.add_argument("--resume", help="a checkpoint to continue from")
     ap.add_argument("--init", metavar="NET",
                     help="start from this net file's weights (a .nnue, e.g. the default net) instead of random "
@@ -125,15 +128,15 @@ def loss_terms(torch, model, features, offsets, bucket, score, result, k, lam):
     return ((pred - target) ** 2).mean()
 
 
-def batch_tensors(torch, M, ds, idx, mirror=None):
+def batch_tensors(torch, M, ds, idx, mirror=None, device="cpu"):
     features, offsets = M.perspective_batch(ds.red[idx], ds.black[idx], ds.stm[idx], mirror)
     bucket = torch.from_numpy(ds.bucket[idx].astype(np.int64))
     score = torch.from_numpy(ds.score[idx].astype(np.float32))
     result = torch.from_numpy(ds.result[idx].astype(np.float32) * 0.5)
-    return features, offsets, bucket, score, result
+    return tuple(t.to(device) for t in (features, offsets, bucket, score, result))
 
 
-def validation_loss(torch, M, model, ds, k, lam, batch=65536):
+def validation_loss(torch, M, model, ds, k, lam, batch=65536, device="cpu"):
     if len(ds) == 0:
         return float("nan")
     model.eval()
@@ -141,7 +144,7 @@ def validation_loss(torch, M, model, ds, k, lam, batch=65536):
     with torch.no_grad():
         for lo in range(0, len(ds), batch):
             idx = np.arange(lo, min(len(ds), lo + batch))
-            loss = loss_terms(torch, model, *batch_tensors(torch, M, ds, idx), k, lam)
+            loss = loss_terms(torch, model, *batch_tensors(torch, M, ds, idx, device=device), k, lam)
             total += float(loss) * len(idx)
     model.train()
     return total / len(ds)
@@ -158,6 +161,12 @@ def main(argv=None):
     import model as M
 
     torch.set_num_threads(args.threads)
+    try:
+        device = torch.device(args.device)
+        torch.zeros(1, device=device)
+    except (RuntimeError, AssertionError) as e:
+        log(f"error: --device {args.device}: {e}")
+        return 1
     os.makedirs(args.out_dir, exist_ok=True)
     ckpt_dir = os.path.join(args.out_dir, "checkpoints")
     os.makedirs(ckpt_dir, exist_ok=True)
@@ -218,9 +227,10 @@ def main(argv=None):
         model = M.from_net(init, qat=args.qat)
     elif resume is None:
         model = M.Net(args.hidden, qat=args.qat)
+    model.to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     if resume is not None and resume.get("optimizer"):
-        optimizer.load_state_dict(resume["optimizer"])
+        optimizer.load_state_dict(resume["optimizer"])  # its state moves to the parameters' device
     model.train()
 
     steps_per_epoch = math.ceil(len(train) / args.batch)
@@ -242,13 +252,15 @@ def main(argv=None):
         "mirror": not args.no_mirror,
         "qat": args.qat,
         "seed": args.seed,
+        "device": args.device,
         "val_fraction": args.val_fraction,
         "command": " ".join([os.path.basename(sys.executable), sys.argv[0]] + list(argv)),
         "torch": torch.__version__,
     }
     log(f"training: hidden {args.hidden}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
         f"{start_epoch}..{args.epochs}, lr {args.lr} cosine to {args.lr * args.lr_final:g}, lambda {args.lam}, "
-        f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads")
+        f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads, "
+        f"device {args.device}")
 
     last_export = None
 
@@ -276,7 +288,7 @@ def main(argv=None):
             lr = cosine_lr(step, total_steps, args.lr, args.lr_final)
             for group in optimizer.param_groups:
                 group["lr"] = lr
-            loss = loss_terms(torch, model, *batch_tensors(torch, M, train, idx, mirror), k, args.lam)
+            loss = loss_terms(torch, model, *batch_tensors(torch, M, train, idx, mirror, device), k, args.lam)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
@@ -290,7 +302,7 @@ def main(argv=None):
                 log(f"  epoch {epoch} step {b + 1}/{steps_per_epoch}: loss {total_loss / seen:.6f}, "
                     f"{seen / (now - epoch_start):,.0f} positions/s, lr {lr:.2e}")
         train_loss = total_loss / max(seen, 1)
-        val_loss = validation_loss(torch, M, model, val, k, args.lam)
+        val_loss = validation_loss(torch, M, model, val, k, args.lam, device=device)
         elapsed = time.monotonic() - epoch_start
         history.append({"epoch": epoch, "train_loss": train_loss, "val_loss": val_loss, "seconds": round(elapsed, 2)})
         log(f"epoch {epoch}/{args.epochs}: train loss {train_loss:.6f}, validation loss {val_loss:.6f}, "
