@@ -447,6 +447,8 @@ class TrainedNetTest(unittest.TestCase):
         self.assertIn("has hidden size 32; using it", log)
         net, ckpt = M.load_checkpoint(os.path.join(d, "checkpoints", "epoch-0001.pt"))
         self.assertEqual(ckpt["provenance"]["init"]["path"], os.path.abspath(self.net_path))
+        start = float(__import__("re").search(r"the --init net's validation loss: ([0-9.]+)", log).group(1))
+        self.assertAlmostEqual(start, ckpt["provenance"]["init"]["val_loss"], places=6)
         # One more epoch from the trained net starts where it ended: the loss is already low, not
         # the random start's (the first epoch of the run from scratch).
         first = [float(x) for x in __import__("re").findall(r"train loss ([0-9.]+)", self.log)][0]

@@ -262,6 +262,11 @@ def main(argv=None):
         f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads, "
         f"device {args.device}")
 
+    if init is not None:
+        # Where the run starts: the given net's loss on this data (what the training must beat).
+        provenance["init"]["val_loss"] = validation_loss(torch, M, model, val, k, args.lam, device=device)
+        log(f"the --init net's validation loss: {provenance['init']['val_loss']:.6f}")
+
     last_export = None
 
     def do_export(epoch, train_loss, val_loss):
