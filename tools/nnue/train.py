@@ -136,9 +136,10 @@ def batch_tensors(torch, M, ds, idx, mirror=None, device="cpu"):
     return tuple(t.to(device) for t in (features, offsets, bucket, score, result))
 
 
-def validation_loss(torch, M, model, ds, k, lam, batch=65536, device="cpu"):
+def validation_loss(torch, M, model, ds, k, lam, batch=65536):
     if len(ds) == 0:
         return float("nan")
+    device = model.ft_bias.device
     model.eval()
     total = 0.0
     with torch.no_grad():
@@ -264,7 +265,7 @@ def main(argv=None):
 
     if init is not None:
         # Where the run starts: the given net's loss on this data (what the training must beat).
-        provenance["init"]["val_loss"] = validation_loss(torch, M, model, val, k, args.lam, device=device)
+        provenance["init"]["val_loss"] = validation_loss(torch, M, model, val, k, args.lam)
         log(f"the --init net's validation loss: {provenance['init']['val_loss']:.6f}")
 
     last_export = None
@@ -307,7 +308,7 @@ def main(argv=None):
                 log(f"  epoch {epoch} step {b + 1}/{steps_per_epoch}: loss {total_loss / seen:.6f}, "
                     f"{seen / (now - epoch_start):,.0f} positions/s, lr {lr:.2e}")
         train_loss = total_loss / max(seen, 1)
-        val_loss = validation_loss(torch, M, model, val, k, args.lam, device=device)
+        val_loss = validation_loss(torch, M, model, val, k, args.lam)
         elapsed = time.monotonic() - epoch_start
         history.append({"epoch": epoch, "train_loss": train_loss, "val_loss": val_loss, "seconds": round(elapsed, 2)})
         log(f"epoch {epoch}/{args.epochs}: train loss {train_loss:.6f}, validation loss {val_loss:.6f}, "
