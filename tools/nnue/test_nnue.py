@@ -459,6 +459,23 @@ class TrainedNetTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("error: --init", log)
 
+    def test_measure_only(self):
+        # --epochs 0 --init NET: the net's validation loss on the data, nothing trained or written;
+        # the same figure as a training run from that net logs before its first epoch.
+        d = os.path.join(self.tmp, "measure")
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "0", "--init", self.net_path])
+        self.assertEqual(rc, 0, log)
+        self.assertIn("measured only", log)
+        self.assertEqual(os.listdir(os.path.join(d, "checkpoints")), [])
+        rc, again = quiet(self.train.main, self.args + ["--out-dir", os.path.join(self.tmp, "measure2"),
+                                                        "--epochs", "1", "--init", self.net_path])
+        self.assertEqual(rc, 0, again)
+        pattern = r"the --init net's validation loss: ([0-9.]+)"
+        self.assertEqual(__import__("re").search(pattern, log).group(1),
+                         __import__("re").search(pattern, again).group(1))
+        with self.assertRaises(SystemExit):
+            quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "0"])
+
     def test_unknown_device_refused(self):
         rc, log = quiet(self.train.main, self.args + ["--out-dir", os.path.join(self.tmp, "dev"), "--epochs", "1",
                                                       "--device", "no-such-device"])

@@ -5,7 +5,9 @@
     /usr/bin/python3 tools/nnue/train.py --data gen2-s2.data --out-dir runs/r2 --init nets/chariot-<hash>.nnue
 
 --init starts from a net's weights (the next round learns on from the last
-net); otherwise the weights start random.
+net); otherwise the weights start random. --epochs 0 with --init only
+measures that net's validation loss (give --k and --seed to compare nets on
+the same held-out games).
 
 Loss: MSE between sigmoid(eval / K) and lambda * sigmoid(score / K) +
 (1 - lambda) * result, all from the side to move's view (result 1 win, 0.5
@@ -67,8 +69,10 @@ def parse_args(argv):
         ap.error("--lambda must be within 0..1")
     if not 0.0 <= args.val_fraction < 1.0:
         ap.error("--val-fraction must be within [0, 1)")
-    if args.epochs < 1 or args.batch < 1:
-        ap.error("--epochs and --batch must be positive")
+    if args.epochs < 0 or args.batch < 1:
+        ap.error("--epochs must be non-negative and --batch positive")
+    if args.epochs == 0 and not args.init:
+        ap.error("--epochs 0 (only measure a net's validation loss) needs --init NET")
     if args.init and args.resume:
         ap.error("--init and --resume exclude each other (a checkpoint already has its weights)")
     return args
@@ -267,6 +271,10 @@ def main(argv=None):
         # Where the run starts: the given net's loss on this data (what the training must beat).
         provenance["init"]["val_loss"] = validation_loss(torch, M, model, val, k, args.lam)
         log(f"the --init net's validation loss: {provenance['init']['val_loss']:.6f}")
+        if args.epochs == 0:
+            # Comparing nets trained on different data: each measured on the same held-out games and K.
+            log(f"--epochs 0: measured only, nothing trained ({len(val)} validation positions, K {k:.1f})")
+            return 0
 
     last_export = None
 
