@@ -112,17 +112,27 @@ def evaluate(model, dataset, batch=65536):
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def from_net(net, qat=False):
+def from_net(net, qat=False, hidden=None):
     """A float model holding a quantised net's weights (a QuantisedNet), to train further:
-    quantising it again gives the same integers."""
+    quantising it again gives the same integers. With a larger `hidden` the net is widened:
+    units beyond its own start with fresh feature weights and zero output weights, so the
+    model evaluates exactly as the net until training gives them a say."""
     if net.scale != N.SCALE:
         raise N.NetError(f"the net's SCALE is {net.scale}; training uses {N.SCALE}")
-    model = Net(net.hidden, qat=qat)
+    h0 = net.hidden
+    hidden = h0 if hidden is None else hidden
+    if hidden < h0:
+        raise ValueError(f"cannot narrow a net of hidden size {h0} to {hidden}")
+    model = Net(hidden, qat=qat)
     with torch.no_grad():
-        model.ft.weight[: D.FEATURES] = torch.from_numpy(net.ft_weight.astype(np.float64) / N.QA)
+        model.ft.weight[: D.FEATURES, :h0] = torch.from_numpy(net.ft_weight.astype(np.float64) / N.QA)
         model.ft.weight[D.PAD].zero_()
-        model.ft_bias.copy_(torch.from_numpy(net.ft_bias.astype(np.float64) / N.QA))
-        model.out_weight.copy_(torch.from_numpy(net.out_weight.astype(np.float64) / net.qb))
+        model.ft_bias[:h0] = torch.from_numpy(net.ft_bias.astype(np.float64) / N.QA)
+        out = torch.from_numpy(net.out_weight.astype(np.float64) / net.qb)
+        model.out_weight.zero_()
+        # Output weights: the side to move's units, then the other side's, each block h wide.
+        model.out_weight[:, :h0] = out[:, :h0]
+        model.out_weight[:, hidden : hidden + h0] = out[:, h0:]
         model.out_bias.copy_(torch.from_numpy(net.out_bias.astype(np.float64) / (N.QA * net.qb)))
     return model
 

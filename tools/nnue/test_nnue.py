@@ -444,8 +444,10 @@ class TrainedNetTest(unittest.TestCase):
         rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "1", "--init", self.net_path,
                                                       "--hidden", "64"])
         self.assertEqual(rc, 0, log)
-        self.assertIn("has hidden size 32; using it", log)
+        # A larger --hidden widens the net (32 -> 64) without changing what it evaluates at the start.
+        self.assertIn("widening", log)
         net, ckpt = M.load_checkpoint(os.path.join(d, "checkpoints", "epoch-0001.pt"))
+        self.assertEqual(net.hidden, 64)
         self.assertEqual(ckpt["provenance"]["init"]["path"], os.path.abspath(self.net_path))
         start = float(__import__("re").search(r"the --init net's validation loss: ([0-9.]+)", log).group(1))
         self.assertAlmostEqual(start, ckpt["provenance"]["init"]["val_loss"], places=6)
@@ -458,6 +460,22 @@ class TrainedNetTest(unittest.TestCase):
                                                       os.path.join(self.tmp, "missing.nnue")])
         self.assertEqual(rc, 1)
         self.assertIn("error: --init", log)
+
+    def test_widening_keeps_the_evaluation(self):
+        import model as M
+
+        ds, _ = D.load_file(SAMPLE, self.cache, log=lambda m: None)
+        ds = ds.subset(slice(0, 300))
+        wide = M.from_net(self.net, hidden=96)
+        self.assertEqual(wide.hidden, 96)
+        want, _ = R.int_eval_dataset(self.net, ds)
+        got, overflows = R.int_eval_dataset(wide.quantised(), ds)
+        self.assertEqual(overflows, 0)
+        self.assertEqual(got.tolist(), want.tolist())
+        np.testing.assert_allclose(M.evaluate(wide, ds), M.evaluate(M.from_net(self.net), ds), atol=1e-3)
+        self.assertGreater(float(np.abs(wide.ft.weight.detach()[:, 32:]).sum()), 0.0)  # new units can learn
+        with self.assertRaises(ValueError):
+            M.from_net(wide.quantised(), hidden=64)
 
     def test_measure_only(self):
         # --epochs 0 --init NET: the net's validation loss on the data, nothing trained or written;

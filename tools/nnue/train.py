@@ -36,7 +36,10 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", nargs="+", required=True, help="data files (chariot datagen)")
     ap.add_argument("--out-dir", required=True)
-    ap.add_argument("--hidden", type=int, default=256, help="hidden size H, a multiple of 32 (default 256)")
+    ap.add_argument("--hidden", type=int, default=None,
+                    help="hidden size H, a multiple of 32 (default 256; with --init the net's own, or a larger H "
+                         "to widen it: the new units start with zero output weights, so the widened net "
+                         "evaluates exactly as the given one before training)")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=1e-3, help="initial learning rate (Adam)")
@@ -63,7 +66,7 @@ def parse_args(argv):
                     help="quantisation-aware training: the output layer trains on its int16-rounded weights")
     ap.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
     args = ap.parse_args(argv)
-    if args.hidden <= 0 or args.hidden % 32:
+    if args.hidden is not None and (args.hidden <= 0 or args.hidden % 32):
         ap.error("--hidden must be a positive multiple of 32")
     if not 0.0 <= args.lam <= 1.0:
         ap.error("--lambda must be within 0..1")
@@ -197,9 +200,9 @@ def main(argv=None):
     if args.resume:
         model, resume = M.load_checkpoint(args.resume)
         model.qat = args.qat
-        if model.hidden != args.hidden:
+        if args.hidden is not None and model.hidden != args.hidden:
             log(f"note: the checkpoint has hidden size {model.hidden}; using it")
-            args.hidden = model.hidden
+        args.hidden = model.hidden
         start_epoch = resume["epoch"] + 1
         history = list(resume.get("history", []))
         if resume.get("train_positions") != len(train):
@@ -213,9 +216,15 @@ def main(argv=None):
         except (OSError, N.NetError) as e:
             log(f"error: --init: {e}")
             return 1
-        if init.hidden != args.hidden:
-            log(f"note: {args.init} has hidden size {init.hidden}; using it")
+        if args.hidden is None or args.hidden == init.hidden:
             args.hidden = init.hidden
+        elif args.hidden < init.hidden:
+            log(f"error: --hidden {args.hidden} is smaller than {args.init}'s {init.hidden} (a net can only be widened)")
+            return 1
+        else:
+            log(f"widening {args.init} from hidden size {init.hidden} to {args.hidden}")
+    if args.hidden is None:
+        args.hidden = 256
 
     k = args.k
     if k is None and resume is not None:
@@ -229,7 +238,7 @@ def main(argv=None):
 
     torch.manual_seed(args.seed)
     if init is not None:
-        model = M.from_net(init, qat=args.qat)
+        model = M.from_net(init, qat=args.qat, hidden=args.hidden)
     elif resume is None:
         model = M.Net(args.hidden, qat=args.qat)
     model.to(device)
