@@ -21,7 +21,7 @@
 #
 # The run call carries .device, e.g. (run's command, carry [".device"]):
 #   tools/nnue/device_round.sh datagen 1000 420
-#   tools/nnue/device_round.sh train --init nets/chariot-fc5a21c1c1fd.nnue --lr 5e-4 --epochs 12
+#   tools/nnue/device_round.sh train --init nets/chariot-50c50c8b70b0.nnue --lr 5e-4 --epochs 12
 # The data that came back is merged here with `chariot datagen merge`.
 set -euo pipefail
 
