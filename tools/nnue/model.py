@@ -130,7 +130,7 @@ def from_net(net, qat=False, hidden=None):
         model.ft_bias[:h0] = torch.from_numpy(net.ft_bias.astype(np.float64) / N.QA)
         out = torch.from_numpy(net.out_weight.astype(np.float64) / net.qb)
         model.out_weight.zero_()
-        # Output weights: the side to move's units, then the other side's, each block h wide.
+        # Output weights: the side to move's units, then the other side's, each block `hidden` wide.
         model.out_weight[:, :h0] = out[:, :h0]
         model.out_weight[:, hidden : hidden + h0] = out[:, h0:]
         model.out_bias.copy_(torch.from_numpy(net.out_bias.astype(np.float64) / (N.QA * net.qb)))

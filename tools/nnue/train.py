@@ -271,11 +271,6 @@ def main(argv=None):
         "command": " ".join([os.path.basename(sys.executable), sys.argv[0]] + list(argv)),
         "torch": torch.__version__,
     }
-    log(f"training: hidden {args.hidden}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
-        f"{start_epoch}..{args.epochs}, lr {args.lr} cosine to {args.lr * args.lr_final:g}, lambda {args.lam}, "
-        f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads, "
-        f"device {args.device}")
-
     if init is not None:
         # Where the run starts: the given net's loss on this data (what the training must beat).
         provenance["init"]["val_loss"] = validation_loss(torch, M, model, val, k, args.lam)
@@ -284,6 +279,10 @@ def main(argv=None):
             # Comparing nets trained on different data: each measured on the same held-out games and K.
             log(f"--epochs 0: measured only, nothing trained ({len(val)} validation positions, K {k:.1f})")
             return 0
+    log(f"training: hidden {args.hidden}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
+        f"{start_epoch}..{args.epochs}, lr {args.lr} cosine to {args.lr * args.lr_final:g}, lambda {args.lam}, "
+        f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads, "
+        f"device {args.device}")
 
     last_export = None
 
