@@ -165,8 +165,8 @@ uint32_t readU32(const uint8_t* p) {
 }
 int16_t readI16(const uint8_t* p) { return int16_t(uint16_t(p[0] | p[1] << 8)); }
 
-size_t expectedSize(size_t hidden) {
-    return HeaderBytes + 2 * FeatureCount * hidden + 2 * hidden + 2 * BucketCount * 2 * hidden + 4 * BucketCount + 4;
+size_t expectedSize(size_t features, size_t hidden) {
+    return HeaderBytes + 2 * features * hidden + 2 * hidden + 2 * BucketCount * 2 * hidden + 4 * BucketCount + 4;
 }
 
 }  // namespace
@@ -183,17 +183,19 @@ std::shared_ptr<const Network> Network::parse(const uint8_t* data, size_t size, 
     const uint32_t version = readU32(data + 8), features = readU32(data + 12), hidden = readU32(data + 16),
                    buckets = readU32(data + 20), qa = readU32(data + 24), qb = readU32(data + 28),
                    scale = readU32(data + 32);
-    if (version != FormatVersion)
-        return fail(fmt::format("net format version {}; this engine reads version {}", version, FormatVersion));
-    if (features != uint32_t(FeatureCount) || buckets != uint32_t(BucketCount))
-        return fail(fmt::format("{} features and {} output buckets; this engine needs {} and {}", features, buckets,
-                                FeatureCount, BucketCount));
+    if (version != FormatVersionPlain && version != FormatVersionKingBuckets)
+        return fail(fmt::format("net format version {}; this engine reads versions {} and {}", version,
+                                FormatVersionPlain, FormatVersionKingBuckets));
+    const int kingBuckets = version == FormatVersionKingBuckets ? KingBucketCount : 1;
+    if (features != uint32_t(kingBuckets * FeatureCount) || buckets != uint32_t(BucketCount))
+        return fail(fmt::format("{} features and {} output buckets; a version {} net has {} and {}", features, buckets,
+                                version, kingBuckets * FeatureCount, BucketCount));
     if (hidden == 0 || hidden % 32 || hidden > uint32_t(MaxHidden))
         return fail(fmt::format("hidden size {} is not a positive multiple of 32 up to {}", hidden, MaxHidden));
     if (qa != uint32_t(QA)) return fail(fmt::format("QA is {}; this engine needs {}", qa, QA));
     if (qb == 0 || qb > 65536 || scale == 0 || scale > 65536)
         return fail(fmt::format("QB {} and SCALE {} must be within 1..65536", qb, scale));
-    const size_t want = expectedSize(hidden);
+    const size_t want = expectedSize(features, hidden);
     if (size < want)
         return fail(fmt::format("truncated: {} bytes; a net with hidden size {} has {}", size, hidden, want));
     if (size > want) return fail(fmt::format("{} bytes; a net with hidden size {} has {}", size, hidden, want));
@@ -202,15 +204,16 @@ std::shared_ptr<const Network> Network::parse(const uint8_t* data, size_t size, 
     std::shared_ptr<Network> net(new Network());
     const size_t h = hidden;
     net->hidden_ = int(hidden);
+    net->kingBuckets_ = kingBuckets;
     net->qb_ = int(qb);
     net->scale_ = int(scale);
     net->name_ = std::string(name);
-    net->ftWeight_ = AlignedArray<int16_t>(FeatureCount * h);
+    net->ftWeight_ = AlignedArray<int16_t>(features * h);
     net->ftBias_ = AlignedArray<int16_t>(h);
     net->outWeight_ = AlignedArray<int16_t>(BucketCount * 2 * h);
     net->outBias_ = AlignedArray<int32_t>(BucketCount);
     const uint8_t* at = data + HeaderBytes;
-    for (size_t i = 0; i < FeatureCount * h; ++i, at += 2) net->ftWeight_[i] = readI16(at);
+    for (size_t i = 0; i < features * h; ++i, at += 2) net->ftWeight_[i] = readI16(at);
     for (size_t i = 0; i < h; ++i, at += 2) net->ftBias_[i] = readI16(at);
     for (size_t i = 0; i < BucketCount * 2 * h; ++i, at += 2) {
         const int16_t w = readI16(at);
@@ -250,13 +253,14 @@ int outputBucket(const Position& pos) {
 }
 
 void Network::refresh(const Position& pos, Color perspective, int16_t* acc) const {
+    const KingView v = view(perspective, pos.kingSquare(perspective));
     std::memcpy(acc, featureBias(), size_t(hidden_) * sizeof(int16_t));
     for (int c = 0; c < 2; ++c)
         for (int t = 0; t < PieceTypeCount; ++t) {
             const Piece pc = makePiece(Color(c), PieceType(t));
             const Square* squares = pos.squares(pc);
             for (int i = 0; i < pos.count(pc); ++i)
-                kernels::addRow(acc, featureWeights(featureIndex(perspective, pc, squares[i])), hidden_);
+                kernels::addRow(acc, featureWeights(featureIndex(perspective, v, pc, squares[i])), hidden_);
         }
 }
 
@@ -342,6 +346,27 @@ Value Evaluator::evaluate(const Position& pos) {
                 back = n;
                 break;
             }
+        // A king move that changes its side's view (king bucket or mirror)
+        // makes that perspective a fresh sum. Only the last move's change can
+        // be summed (the board after it is `pos`); an earlier one means a
+        // full refresh. Within the walk the views are otherwise constant.
+        KingView views[2] = {net.view(Color::Red, pos.kingSquare(Color::Red)),
+                             net.view(Color::Black, pos.kingSquare(Color::Black))};
+        bool freshLast[2] = {false, false};
+        if (net.kingBuckets() > 1)
+            for (int n = back - 1; n >= 0; --n) {
+                const Piece moved = pos.movedBack(n);
+                const Move m = pos.moveBack(n);
+                if (m.isNull() || typeOf(moved) != PieceType::King) continue;
+                const Color c = colorOf(moved);
+                if (net.view(c, m.from()) == net.view(c, m.to())) continue;
+                if (n > 0) {
+                    back = 0;
+                    break;
+                }
+                freshLast[index(c)] = true;
+                views[index(c)] = net.view(c, m.from());
+            }
         if (back) {
             // Forward from the ancestor: entry len - n from entry len - n - 1
             // by the move that led n plies back from now.
@@ -355,10 +380,16 @@ Value Evaluator::evaluate(const Position& pos) {
                     const Piece moved = pos.movedBack(n), captured = pos.capturedBack(n);
                     for (Color p : {Color::Red, Color::Black}) {
                         const int offset = index(p) * h;
+                        if (n == 0 && freshLast[index(p)]) {
+                            net.refresh(pos, p, to + offset);
+                            continue;
+                        }
+                        const KingView v = views[index(p)];
                         kernels::update(
-                            to + offset, from + offset, net.featureWeights(featureIndex(p, moved, m.to())),
-                            net.featureWeights(featureIndex(p, moved, m.from())),
-                            captured == Piece::Empty ? nullptr : net.featureWeights(featureIndex(p, captured, m.to())),
+                            to + offset, from + offset, net.featureWeights(featureIndex(p, v, moved, m.to())),
+                            net.featureWeights(featureIndex(p, v, moved, m.from())),
+                            captured == Piece::Empty ? nullptr
+                                                     : net.featureWeights(featureIndex(p, v, captured, m.to())),
                             h);
                     }
                 }

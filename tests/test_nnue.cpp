@@ -98,6 +98,57 @@ std::string flipColors(const Position& pos) {
     return fen;
 }
 
+// A king-bucketed (format 2) net made from the sample net: bucket b's
+// weights are the sample's plus a small pattern that differs by bucket, so
+// that a wrong bucket or a missed mirror changes the evaluation.
+std::shared_ptr<const nnue::Network> bucketedNet() {
+    static const auto net = [] {
+        const std::vector<uint8_t> plain = readBytes(readSamples().netFile);
+        const int h = sampleNet()->hidden();
+        const size_t rowBytes = 2 * size_t(h), ftBytes = rowBytes * size_t(nnue::FeatureCount);
+        std::vector<uint8_t> out(plain.begin(), plain.begin() + long(nnue::HeaderBytes));
+        auto setU32 = [&](size_t at, uint32_t v) {
+            for (int i = 0; i < 4; ++i) out[at + size_t(i)] = uint8_t(v >> (8 * i));
+        };
+        setU32(8, nnue::FormatVersionKingBuckets);
+        setU32(12, uint32_t(nnue::KingBucketCount * nnue::FeatureCount));
+        for (int b = 0; b < nnue::KingBucketCount; ++b)
+            for (size_t i = 0; i < ftBytes; i += 2) {
+                const size_t at = nnue::HeaderBytes + i;
+                const int f = int(i / rowBytes), j = int(i % rowBytes) / 2;
+                const int w = int16_t(uint16_t(plain[at] | plain[at + 1] << 8)) + (b * 131 + f * 7 + j * 3) % 11 - 5;
+                out.push_back(uint8_t(uint16_t(w) & 0xFF));
+                out.push_back(uint8_t(uint16_t(w) >> 8));
+            }
+        out.insert(out.end(), plain.begin() + long(nnue::HeaderBytes + ftBytes), plain.end() - 4);
+        const uint32_t crc = crc32(out.data(), out.size());
+        for (int i = 0; i < 4; ++i) out.push_back(uint8_t(crc >> (8 * i)));
+        std::string error;
+        auto parsed = nnue::Network::parse(out.data(), out.size(), "bucketed.nnue", error);
+        INFO(error);
+        REQUIRE(parsed);
+        return parsed;
+    }();
+    return net;
+}
+
+// The left-right mirror of a position (file f -> 8 - f).
+Position mirrorFiles(const Position& pos) {
+    std::string fen = pos.fen();
+    const size_t space = fen.find(' ');
+    std::string board = fen.substr(0, space), out;
+    size_t start = 0;
+    while (start <= board.size()) {
+        const size_t slash = std::min(board.find('/', start), board.size());
+        std::string row;
+        for (size_t i = start; i < slash; ++i) row.insert(row.begin(), board[i]);
+        out += row;
+        if (slash < board.size()) out += '/';
+        start = slash + 1;
+    }
+    return test::fromFen(out + fen.substr(space));
+}
+
 }  // namespace
 
 TEST_CASE("nnue: CRC-32 is zlib's", "[nnue]") {
@@ -196,7 +247,7 @@ TEST_CASE("nnue: the embedded net is its file's", "[nnue]") {
     CHECK(file->qb() == embedded->qb());
     const int h = file->hidden();
     CHECK(std::memcmp(file->featureWeights(0), embedded->featureWeights(0),
-                      size_t(nnue::FeatureCount) * size_t(h) * 2) == 0);
+                      size_t(nnue::FeatureCount) * size_t(file->kingBuckets()) * size_t(h) * 2) == 0);
     CHECK(std::memcmp(file->outputWeights(0), embedded->outputWeights(0),
                       size_t(nnue::BucketCount) * 2 * size_t(h) * 2) == 0);
     for (int b = 0; b < nnue::BucketCount; ++b) CHECK(file->outputBias(b) == embedded->outputBias(b));
@@ -243,7 +294,8 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
     bad = good;
     bad[5000] ^= 0x10;
     refuse(bad, "checksum mismatch");
-    refuse(setU32(8, 2), "version 2");
+    refuse(setU32(8, 3), "version 3");
+    refuse(setU32(8, 2), "a version 2 net has 7560 and 8");
     refuse(setU32(12, 1261), "1261 features");
     refuse(setU32(16, 48), "hidden size 48");
     refuse(setU32(16, 2048), "hidden size 2048");
@@ -273,7 +325,8 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
 }
 
 TEST_CASE("nnue: incremental accumulators equal full refreshes along random play", "[nnue]") {
-    auto net = sampleNet();
+    auto net = GENERATE(as<int>{}, 1, 2) == 1 ? sampleNet() : bucketedNet();
+    INFO("net format " << (net->kingBuckets() > 1 ? 2 : 1));
     nnue::Evaluator evaluator;
     evaluator.setNetwork(net);
     std::mt19937_64 rng(2024);
@@ -329,8 +382,51 @@ TEST_CASE("nnue: incremental accumulators equal full refreshes along random play
     CHECK(stats.refreshed >= 36);  // at least each game's first
 }
 
+TEST_CASE("nnue: a king-bucketed net: buckets by the king's palace square, mirrored right of the centre", "[nnue]") {
+    auto net = bucketedNet();
+    CHECK(net->kingBuckets() == nnue::KingBucketCount);
+    CHECK(sampleNet()->kingBuckets() == 1);
+    // Six buckets: rank in the palace x centre file, from each side.
+    std::vector<int> bases;
+    for (int rank = 0; rank < 3; ++rank)
+        for (int file = 3; file <= 5; ++file) {
+            const auto red = net->view(Color::Red, makeSquare(file, rank));
+            const auto black = net->view(Color::Black, makeSquare(file, 9 - rank));
+            CHECK(red == black);
+            CHECK(red.mirror == (file == 5));
+            CHECK(red.base == (rank * 2 + (file == 4)) * nnue::FeatureCount);
+            bases.push_back(red.base);
+        }
+    std::sort(bases.begin(), bases.end());
+    CHECK(std::unique(bases.begin(), bases.end()) - bases.begin() == nnue::KingBucketCount);
+    // With both kings off the centre file, a position and its left-right
+    // mirror look the same to both perspectives; the plain net needs no such
+    // thing and does not give it.
+    int mirrored = 0, plainDiffers = 0;
+    std::mt19937_64 rng(7);
+    for (std::string_view fen : benchPositions()) {
+        Position pos = test::fromFen(fen);
+        for (int i = 0; i < 40; ++i) {
+            MoveList list;
+            generateLegal(pos, list);
+            if (list.size == 0) break;
+            pos.makeMove(list.moves[rng() % uint64_t(list.size)]);
+            if (fileOf(pos.kingSquare(Color::Red)) == 4 || fileOf(pos.kingSquare(Color::Black)) == 4) continue;
+            const Position other = mirrorFiles(pos);
+            INFO(pos.fen() << " mirrored " << other.fen());
+            CHECK(net->evaluate(pos) == net->evaluate(other));
+            plainDiffers += sampleNet()->evaluate(pos) != sampleNet()->evaluate(other);
+            ++mirrored;
+        }
+    }
+    CHECK(mirrored > 30);
+    CHECK(plainDiffers > 0);
+    // The buckets matter: the same position evaluates otherwise than with bucket 0's weights alone.
+    CHECK(net->evaluate(Position()) != sampleNet()->evaluate(Position()));
+}
+
 TEST_CASE("nnue: a position and its colour-flipped mirror evaluate the same for the side to move", "[nnue]") {
-    auto net = sampleNet();
+    auto net = GENERATE(as<int>{}, 1, 2) == 1 ? sampleNet() : bucketedNet();
     int compared = 0;
     auto check = [&](const Position& pos) {
         const Position flipped = test::fromFen(flipColors(pos));

@@ -1,4 +1,4 @@
-// NNUE evaluation: the CHRTNNUE v1 net file (tools/nnue/netfile.py), its
+// NNUE evaluation: the CHRTNNUE net file (tools/nnue/netfile.py), its
 // integer inference (bit for bit the reference of tools/nnue/nnue_ref.py),
 // and the per-thread evaluator that keeps the feature transformer's
 // accumulators up to date along the search.
@@ -8,6 +8,13 @@
 // units (int16 accumulators), SCReLU, then one of 8 output buckets (by the
 // number of pieces besides the kings) over both perspectives, the side to
 // move's first.
+//
+// Format version 2 adds king buckets: each perspective's own king picks one
+// of 6 copies of the 1260 feature weights (its rank in the palace seen from
+// its side, times on the centre file or beside it), and a king right of the
+// centre file mirrors that perspective's board left-right, so that the king
+// is always on file d or e (HalfKA-style with horizontal mirroring). Version
+// 1 nets are the one-bucket case.
 #pragma once
 
 #include <cstddef>
@@ -24,13 +31,35 @@
 
 namespace chariot::nnue {
 
-constexpr int FeatureCount = 2 * PieceTypeCount * 90;  // 1260
+constexpr int FeatureCount = 2 * PieceTypeCount * 90;  // 1260 a king bucket
+constexpr int KingBucketCount = 6;                     // format version 2
 constexpr int BucketCount = 8;
 constexpr int MaxHidden = 1024;
 constexpr int QA = 255;               // the only one the kernels take: v = clamp(acc, 0, 255)
 constexpr int MaxOutputWeight = 128;  // |outWeight| at most this, so that v * w fits int16
 constexpr size_t HeaderBytes = 40;
-constexpr uint32_t FormatVersion = 1;
+constexpr uint32_t FormatVersionPlain = 1;        // 1260 features
+constexpr uint32_t FormatVersionKingBuckets = 2;  // 6 x 1260 features
+
+// How a perspective sees the board in a king-bucketed net: the first
+// feature of its king's bucket and whether files are mirrored (f -> 8 - f).
+struct KingView {
+    int base = 0;
+    bool mirror = false;
+    constexpr bool operator==(const KingView&) const = default;
+};
+
+// The view of a king-bucketed net for `perspective`, whose king is on `king`:
+// bucket = rank in the palace (from its side) * 2 + (on the centre file),
+// mirrored when the king is right of the centre file.
+constexpr KingView kingBucketView(Color perspective, Square king) {
+    const int rank = perspective == Color::Red ? rankOf(king) : 9 - rankOf(king);
+    const int file = fileOf(king);
+    return {(rank * 2 + (file == 4 ? 1 : 0)) * FeatureCount, file > 4};
+}
+static_assert(kingBucketView(Color::Red, makeSquare(4, 0)) == KingView{FeatureCount, false});
+static_assert(kingBucketView(Color::Red, makeSquare(5, 2)) == KingView{4 * FeatureCount, true});
+static_assert(kingBucketView(Color::Black, makeSquare(3, 8)) == KingView{2 * FeatureCount, false});
 
 // The feature of piece pc on square s seen from `perspective`:
 // (rel * 7 + type) * 90 + sq, rel 0 for the perspective's own pieces, sq =
@@ -43,6 +72,14 @@ constexpr int featureIndex(Color perspective, Piece pc, Square s) {
 static_assert(featureIndex(Color::Red, Piece::RedKing, makeSquare(4, 0)) == 4);
 static_assert(featureIndex(Color::Red, Piece::BlackKing, makeSquare(4, 9)) == 7 * 90 + 85);
 static_assert(featureIndex(Color::Black, Piece::BlackKing, makeSquare(4, 9)) == 4);
+
+// The same in a view: the bucket's block, files mirrored if the view says so.
+constexpr int featureIndex(Color perspective, KingView view, Piece pc, Square s) {
+    const Square seen = view.mirror ? makeSquare(8 - fileOf(s), rankOf(s)) : s;
+    return view.base + featureIndex(perspective, pc, seen);
+}
+static_assert(featureIndex(Color::Red, KingView{FeatureCount, true}, Piece::RedKing, makeSquare(5, 0)) ==
+              FeatureCount + 3);
 
 // min(7, (pieces on the board besides the two kings) / 4).
 int outputBucket(const Position& pos);
@@ -74,13 +111,19 @@ private:
 class Network {
 public:
     // The net in a file's bytes; nullptr with the reason in `error` (naming
-    // `name`) for anything but a complete, undamaged CHRTNNUE v1 net whose
-    // QA is 255 and whose output weights are within +-128.
+    // `name`) for anything but a complete, undamaged CHRTNNUE v1 or v2 net
+    // whose QA is 255 and whose output weights are within +-128.
     static std::shared_ptr<const Network> parse(const uint8_t* data, size_t size, std::string_view name,
                                                 std::string& error);
     static std::shared_ptr<const Network> load(const std::string& path, std::string& error);
 
     int hidden() const { return hidden_; }
+    int kingBuckets() const { return kingBuckets_; }  // 1 (format 1) or 6 (format 2)
+    // How `perspective` sees the board with its king on `king` (the plain
+    // view for a net without king buckets).
+    KingView view(Color perspective, Square king) const {
+        return kingBuckets_ > 1 ? kingBucketView(perspective, king) : KingView{};
+    }
     int qb() const { return qb_; }
     int scale() const { return scale_; }
     const std::string& name() const { return name_; }  // the file's name, or what parse was given
@@ -99,7 +142,7 @@ public:
 
 private:
     Network() = default;
-    int hidden_ = 0, qb_ = 0, scale_ = 0;
+    int hidden_ = 0, kingBuckets_ = 1, qb_ = 0, scale_ = 0;
     std::string name_;
     AlignedArray<int16_t> ftWeight_, ftBias_, outWeight_;
     AlignedArray<int32_t> outBias_;

@@ -206,6 +206,27 @@ def features_of_boards(boards):
     return out[0], out[1], bucket
 
 
+KING_BUCKETS = 6
+KB_FEATURES = KING_BUCKETS * FEATURES  # a king-bucketed net's features (net format version 2)
+
+
+def king_view_rows(rows):
+    """A perspective's feature rows [N, 32] (sorted, so its own king's feature, its square seen
+    from its side, comes first) as a king-bucketed net sees them: (bucketed [N, 32] int64 in
+    0..KB_FEATURES-1 with KB_FEATURES as padding, plain [N, 32] the mirrored rows with PAD).
+    The king's bucket is its rank in the palace * 2 + (on the centre file); a king right of the
+    centre file mirrors the perspective's board left-right. The engine's nnue::kingBucketView."""
+    rows = np.asarray(rows)
+    king = rows[:, 0].astype(np.int64)
+    if king.size and king.max() >= 90:
+        raise DataError("a feature row without its own king first")
+    rank, file = king // 9, king % 9
+    plain = np.where((file > 4)[:, None], MIRROR_TABLE[rows], rows).astype(np.int64)
+    base = (rank * 2 + (file == 4)) * FEATURES
+    bucketed = np.where(plain != PAD, plain + base[:, None], KB_FEATURES)
+    return bucketed, plain
+
+
 def features_of_board(board):
     """Feature lists (without padding) of one board for each perspective, and its bucket."""
     red, black, bucket = features_of_boards(np.frombuffer(bytes(board), dtype=np.uint8))

@@ -3,6 +3,14 @@
 eval = (outWeight[b] . SCReLU(concat(acc_stm, acc_other)) + outBias[b]) * SCALE
 acc_p = ftBias + sum of ftWeight[f] over perspective p's features,
 SCReLU(x) = clamp(x, 0, 1)^2, b = the output bucket (piece count).
+
+With king buckets (net format 2) a perspective's features are indexed by its
+king's bucket (data.king_view_rows), and a factoriser trains beside them: one
+more block of 1260 rows, shared by all buckets, which every position also sums.
+What one bucket learns about a piece on a square then helps the other five,
+which see the same piece far less often; the export folds the shared block
+into each bucket's (ftWeight[b * 1260 + f] = bucketed + shared), so the
+engine never sees it.
 """
 
 import datetime
@@ -22,7 +30,7 @@ CHECKPOINT_VERSION = 1
 
 
 class Net(nn.Module):
-    def __init__(self, hidden, qat=False):
+    def __init__(self, hidden, qat=False, king_buckets=1):
         super().__init__()
         # Quantisation-aware training: the output layer computes with its weights rounded to
         # the int16 grid (1/QB), the gradient passing straight through the rounding.
@@ -30,8 +38,15 @@ class Net(nn.Module):
         if hidden <= 0 or hidden % 32 or hidden > N.MAX_HIDDEN:
             raise ValueError(f"hidden size {hidden} is not a positive multiple of 32 up to {N.MAX_HIDDEN}")
         self.hidden = hidden
-        # Row PAD (1260) is the padding row: always zero, never trained or exported.
-        self.ft = nn.EmbeddingBag(D.FEATURES + 1, hidden, mode="sum", padding_idx=D.PAD)
+        if king_buckets not in (1, D.KING_BUCKETS):
+            raise ValueError(f"king buckets {king_buckets}: 1 or {D.KING_BUCKETS}")
+        self.king_buckets = king_buckets
+        # Rows: the features (1260, or 6 x 1260 king-bucketed ones and then the
+        # 1260 shared ones of the factoriser), then the padding row: always
+        # zero, never trained or exported.
+        self.features = D.FEATURES if king_buckets == 1 else D.KB_FEATURES + D.FEATURES
+        self.pad = self.features
+        self.ft = nn.EmbeddingBag(self.features + 1, hidden, mode="sum", padding_idx=self.pad)
         self.ft_bias = nn.Parameter(torch.zeros(hidden))
         self.out_weight = nn.Parameter(torch.zeros(D.BUCKETS, 2 * hidden))
         self.out_bias = nn.Parameter(torch.zeros(D.BUCKETS))
@@ -39,7 +54,10 @@ class Net(nn.Module):
             # About 20-30 active features: accumulators start spread around
             # 0.25 +- 0.25, so that most units sit in SCReLU's live range.
             self.ft.weight.uniform_(-0.08, 0.08)
-            self.ft.weight[D.PAD].zero_()
+            if king_buckets > 1:
+                # The shared block carries the start; the buckets learn what differs.
+                self.ft.weight[: D.KB_FEATURES].zero_()
+            self.ft.weight[self.pad].zero_()
             self.ft_bias.fill_(0.25)
             bound = 1.0 / (2 * hidden) ** 0.5
             self.out_weight.uniform_(-bound, bound)
@@ -61,16 +79,31 @@ class Net(nn.Module):
 
     @torch.no_grad()
     def clip_(self):
-        """Keeps the float weights inside what the integer net can hold."""
-        self.ft.weight.clamp_(-N.FT_LIMIT, N.FT_LIMIT)
-        self.ft.weight[D.PAD].zero_()
+        """Keeps the float weights inside what the integer net can hold (with a factoriser:
+        the shared weights, and each bucket's sum with them)."""
+        w = self.ft.weight
+        if self.king_buckets > 1:
+            shared = w[D.KB_FEATURES : D.KB_FEATURES + D.FEATURES]
+            shared.clamp_(-N.FT_LIMIT, N.FT_LIMIT)
+            bucketed = w[: D.KB_FEATURES].view(D.KING_BUCKETS, D.FEATURES, self.hidden)
+            bucketed.copy_(torch.maximum(torch.minimum(bucketed, N.FT_LIMIT - shared), -N.FT_LIMIT - shared))
+        else:
+            w.clamp_(-N.FT_LIMIT, N.FT_LIMIT)
+        w[self.pad].zero_()
         self.ft_bias.clamp_(-N.FT_LIMIT, N.FT_LIMIT)
         self.out_weight.clamp_(-N.OUT_LIMIT, N.OUT_LIMIT)
 
     def float_weights(self):
         """numpy float64 arrays in the net file's layout."""
+        ft = self.ft.weight.detach().cpu().double()
+        if self.king_buckets > 1:
+            shared = ft[D.KB_FEATURES : D.KB_FEATURES + D.FEATURES]
+            ft = (ft[: D.KB_FEATURES].view(D.KING_BUCKETS, D.FEATURES, self.hidden) + shared).reshape(
+                D.KB_FEATURES, self.hidden)
+        else:
+            ft = ft[: D.FEATURES]
         return {
-            "ft_weight": self.ft.weight.detach()[: D.FEATURES].cpu().double().numpy().copy(),
+            "ft_weight": ft.numpy().copy(),
             "ft_bias": self.ft_bias.detach().cpu().double().numpy().copy(),
             "out_weight": self.out_weight.detach().cpu().double().numpy().copy(),
             "out_bias": self.out_bias.detach().cpu().double().numpy().copy(),
@@ -81,16 +114,23 @@ class Net(nn.Module):
         return N.quantise(w["ft_weight"], w["ft_bias"], w["out_weight"], w["out_bias"])
 
 
-def perspective_batch(red, black, stm, mirror=None):
+def perspective_batch(red, black, stm, mirror=None, king_buckets=1):
     """The EmbeddingBag input (flat features, offsets) of a batch: the side to move's feature
     rows, then the other side's, without the padding. `mirror` is an optional bool array of rows
-    to mirror left-right."""
+    to mirror left-right. With king buckets each bag holds a position's bucketed features and
+    its shared (factoriser) ones, numbered as the model's rows."""
     if mirror is not None and mirror.any():
         red = np.where(mirror[:, None], D.MIRROR_TABLE[red], red)
         black = np.where(mirror[:, None], D.MIRROR_TABLE[black], black)
     black_to_move = (stm == D.BLACK)[:, None]
     rows = np.concatenate([np.where(black_to_move, black, red), np.where(black_to_move, red, black)])
-    real = rows != D.PAD
+    pad = D.PAD
+    if king_buckets > 1:
+        bucketed, plain = D.king_view_rows(rows)
+        pad = D.KB_FEATURES + D.FEATURES
+        rows = np.concatenate([bucketed, np.where(plain != D.PAD, plain + D.KB_FEATURES, pad)], axis=1)
+        rows[rows == D.KB_FEATURES] = pad  # the bucketed rows' padding
+    real = rows != pad
     features = rows[real].astype(np.int64)  # row-major: each bag's features in turn
     offsets = np.zeros(len(rows), dtype=np.int64)
     np.cumsum(np.count_nonzero(real, axis=1)[:-1], out=offsets[1:])
@@ -105,28 +145,40 @@ def evaluate(model, dataset, batch=65536):
     with torch.no_grad():
         for lo in range(0, len(dataset), batch):
             sl = slice(lo, lo + batch)
-            features, offsets = perspective_batch(dataset.red[sl], dataset.black[sl], dataset.stm[sl])
+            features, offsets = perspective_batch(dataset.red[sl], dataset.black[sl], dataset.stm[sl],
+                                                  king_buckets=model.king_buckets)
             bucket = torch.from_numpy(dataset.bucket[sl].astype(np.int64))
             y = model(features.to(device), offsets.to(device), bucket.to(device))
             out.append(y.cpu().double().numpy() * N.SCALE)
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def from_net(net, qat=False, hidden=None):
+def from_net(net, qat=False, hidden=None, king_buckets=None):
     """A float model holding a quantised net's weights (a QuantisedNet), to train further:
     quantising it again gives the same integers. With a larger `hidden` the net is widened:
     units beyond its own start with fresh feature weights and zero output weights, so the
-    model evaluates exactly as the net until training gives them a say."""
+    model evaluates exactly as the net until training gives them a say. A net without king
+    buckets becomes a king-bucketed model (`king_buckets` 6) through the factoriser: its
+    weights are the shared block, the buckets start at zero."""
     if net.scale != N.SCALE:
         raise N.NetError(f"the net's SCALE is {net.scale}; training uses {N.SCALE}")
     h0 = net.hidden
     hidden = h0 if hidden is None else hidden
     if hidden < h0:
         raise ValueError(f"cannot narrow a net of hidden size {h0} to {hidden}")
-    model = Net(hidden, qat=qat)
+    king_buckets = net.king_buckets if king_buckets is None else king_buckets
+    if king_buckets < net.king_buckets:
+        raise ValueError(f"cannot take the king buckets out of a net that has {net.king_buckets}")
+    model = Net(hidden, qat=qat, king_buckets=king_buckets)
     with torch.no_grad():
-        model.ft.weight[: D.FEATURES, :h0] = torch.from_numpy(net.ft_weight.astype(np.float64) / N.QA)
-        model.ft.weight[D.PAD].zero_()
+        weights = torch.from_numpy(net.ft_weight.astype(np.float64) / N.QA)
+        if king_buckets > 1:
+            model.ft.weight[: model.features, :h0] = 0.0
+        if king_buckets > net.king_buckets:
+            model.ft.weight[D.KB_FEATURES : D.KB_FEATURES + D.FEATURES, :h0] = weights
+        else:
+            model.ft.weight[: len(weights), :h0] = weights
+        model.ft.weight[model.pad].zero_()
         model.ft_bias[:h0] = torch.from_numpy(net.ft_bias.astype(np.float64) / N.QA)
         out = torch.from_numpy(net.out_weight.astype(np.float64) / net.qb)
         model.out_weight.zero_()
@@ -143,7 +195,8 @@ def from_net(net, qat=False, hidden=None):
 
 def save_checkpoint(path, model, optimizer, state):
     tmp = path + ".tmp"
-    torch.save({"version": CHECKPOINT_VERSION, "hidden": model.hidden, "qat": model.qat, "model": model.state_dict(),
+    torch.save({"version": CHECKPOINT_VERSION, "hidden": model.hidden, "qat": model.qat,
+                "king_buckets": model.king_buckets, "model": model.state_dict(),
                 "optimizer": optimizer.state_dict() if optimizer else None, **state}, tmp)
     os.replace(tmp, path)
 
@@ -152,7 +205,7 @@ def load_checkpoint(path):
     ckpt = torch.load(path, map_location="cpu")
     if not isinstance(ckpt, dict) or ckpt.get("version") != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: not a Chariot NNUE checkpoint (version {CHECKPOINT_VERSION})")
-    model = Net(ckpt["hidden"], qat=ckpt.get("qat", False))
+    model = Net(ckpt["hidden"], qat=ckpt.get("qat", False), king_buckets=ckpt.get("king_buckets", 1))
     model.load_state_dict(ckpt["model"])
     return model, ckpt
 
@@ -189,7 +242,7 @@ def export(model, out_dir=None, out=None, provenance=None, check=None, k=None, l
     info.update({
         "net": os.path.basename(path),
         "net_sha256": sha256_file(path),
-        "format": {"features": D.FEATURES, "hidden": model.hidden, "buckets": D.BUCKETS, "QA": N.QA, "QB": N.QB,
+        "format": {"features": D.FEATURES * model.king_buckets, "hidden": model.hidden, "buckets": D.BUCKETS, "QA": N.QA, "QB": N.QB,
                    "SCALE": N.SCALE},
         "exported": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     })

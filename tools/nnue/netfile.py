@@ -1,4 +1,4 @@
-"""The Chariot NNUE net file (CHRTNNUE version 1): quantisation, writing, reading.
+"""The Chariot NNUE net file (CHRTNNUE versions 1 and 2): quantisation, writing, reading.
 
 Layout (little-endian): "CHRTNNUE", u32 version = 1, u32 features = 1260,
 u32 hidden H, u32 output buckets = 8, u32 QA = 255, u32 QB (256 for the nets
@@ -7,6 +7,10 @@ u32 reserved = 0 (40 bytes); int16 ftWeight[1260][H]
 (feature-major), int16 ftBias[H], int16 outWeight[8][2H] (per bucket: the side
 to move's half, then the other side's), int32 outBias[8]; u32 CRC-32 (zlib) of
 every preceding byte.
+
+Version 2 (king buckets) is the same layout with features = 6 * 1260 = 7560:
+ftWeight[b * 1260 + f] is feature f of a perspective whose own king is in
+bucket b (data.king_view_rows says which bucket, and when the board is mirrored).
 
 Only numpy here, so that the reference evaluation runs without torch.
 """
@@ -20,9 +24,11 @@ import zlib
 import numpy as np
 
 NET_MAGIC = b"CHRTNNUE"
-NET_VERSION = 1
+NET_VERSION = 1  # a net without king buckets
+NET_VERSION_KING_BUCKETS = 2
 NET_HEADER_BYTES = 40
-FEATURES = 1260
+FEATURES = 1260  # a king bucket
+KING_BUCKETS = 6  # in a version 2 net
 BUCKETS = 8
 MAX_HIDDEN = 1024  # the engine's limit
 QA = 255
@@ -46,12 +52,16 @@ class NetError(Exception):
 @dataclasses.dataclass
 class QuantisedNet:
     hidden: int
-    ft_weight: np.ndarray  # [1260, H] int16
+    ft_weight: np.ndarray  # [king_buckets * 1260, H] int16
     ft_bias: np.ndarray  # [H] int16
     out_weight: np.ndarray  # [8, 2H] int16
     out_bias: np.ndarray  # [8] int32
     qb: int = QB  # the output layer's scale, as the header says
     scale: int = SCALE
+
+    @property
+    def king_buckets(self):
+        return self.ft_weight.shape[0] // FEATURES
 
 
 def quantise(ft_weight, ft_bias, out_weight, out_bias):
@@ -62,7 +72,7 @@ def quantise(ft_weight, ft_bias, out_weight, out_bias):
     out_weight = np.asarray(out_weight, dtype=np.float64)
     out_bias = np.asarray(out_bias, dtype=np.float64)
     hidden = ft_bias.shape[0]
-    if ft_weight.shape != (FEATURES, hidden) or out_weight.shape != (BUCKETS, 2 * hidden) or out_bias.shape != (
+    if ft_weight.shape not in ((FEATURES, hidden), (KING_BUCKETS * FEATURES, hidden)) or out_weight.shape != (BUCKETS, 2 * hidden) or out_bias.shape != (
             BUCKETS,):
         raise NetError(f"unexpected shapes {ft_weight.shape} {ft_bias.shape} {out_weight.shape} {out_bias.shape}")
 
@@ -84,8 +94,10 @@ def quantise(ft_weight, ft_bias, out_weight, out_bias):
 
 def net_bytes(net):
     h = net.hidden
-    header = NET_MAGIC + struct.pack("<8I", NET_VERSION, FEATURES, h, BUCKETS, QA, net.qb, net.scale, 0)
-    body = (header + net.ft_weight.astype("<i2").reshape(FEATURES, h).tobytes()
+    features = net.ft_weight.shape[0]
+    version = NET_VERSION if features == FEATURES else NET_VERSION_KING_BUCKETS
+    header = NET_MAGIC + struct.pack("<8I", version, features, h, BUCKETS, QA, net.qb, net.scale, 0)
+    body = (header + net.ft_weight.astype("<i2").reshape(features, h).tobytes()
             + net.ft_bias.astype("<i2").reshape(h).tobytes()
             + net.out_weight.astype("<i2").reshape(BUCKETS, 2 * h).tobytes()
             + net.out_bias.astype("<i4").reshape(BUCKETS).tobytes())
@@ -111,8 +123,8 @@ def write_net(net, out=None, out_dir=None):
     return out
 
 
-def expected_size(hidden):
-    return NET_HEADER_BYTES + 2 * FEATURES * hidden + 2 * hidden + 2 * BUCKETS * 2 * hidden + 4 * BUCKETS + 4
+def expected_size(hidden, features=FEATURES):
+    return NET_HEADER_BYTES + 2 * features * hidden + 2 * hidden + 2 * BUCKETS * 2 * hidden + 4 * BUCKETS + 4
 
 
 def parse_net(data, name="net"):
@@ -122,18 +134,20 @@ def parse_net(data, name="net"):
     if data[:8] != NET_MAGIC:
         raise NetError(f"{name}: not a Chariot net file (no CHRTNNUE header)")
     version, features, hidden, buckets, qa, qb, scale, _ = struct.unpack_from("<8I", data, 8)
-    if version != NET_VERSION:
-        raise NetError(f"{name}: net format version {version}; this code reads version {NET_VERSION}")
+    if version not in (NET_VERSION, NET_VERSION_KING_BUCKETS):
+        raise NetError(f"{name}: net format version {version}; this code reads versions {NET_VERSION} and "
+                       f"{NET_VERSION_KING_BUCKETS}")
     got = (features, buckets, qa)
-    want = (FEATURES, BUCKETS, QA)
+    want = (FEATURES if version == NET_VERSION else KING_BUCKETS * FEATURES, BUCKETS, QA)
     if got != want:
         raise NetError(f"{name}: features/buckets/QA are {got}, expected {want}")
     if qb == 0 or scale == 0:
         raise NetError(f"{name}: QB {qb} and SCALE {scale} must be positive")
     if hidden == 0 or hidden % 32 or hidden > MAX_HIDDEN:
         raise NetError(f"{name}: hidden size {hidden} is not a positive multiple of 32 up to {MAX_HIDDEN}")
-    if len(data) != expected_size(hidden):
-        raise NetError(f"{name}: {len(data)} bytes; a net with hidden size {hidden} has {expected_size(hidden)}")
+    if len(data) != expected_size(hidden, features):
+        raise NetError(f"{name}: {len(data)} bytes; a net with hidden size {hidden} has "
+                       f"{expected_size(hidden, features)}")
     (crc,) = struct.unpack_from("<I", data, len(data) - 4)
     if zlib.crc32(data[:-4]) != crc:
         raise NetError(f"{name}: checksum mismatch (the file is damaged)")
@@ -145,7 +159,7 @@ def parse_net(data, name="net"):
         at += arr.nbytes
         return arr
 
-    ft_weight = take("<i2", FEATURES * hidden).reshape(FEATURES, hidden).astype(np.int16)
+    ft_weight = take("<i2", features * hidden).reshape(features, hidden).astype(np.int16)
     ft_bias = take("<i2", hidden).astype(np.int16)
     out_weight = take("<i2", BUCKETS * 2 * hidden).reshape(BUCKETS, 2 * hidden).astype(np.int16)
     out_bias = take("<i4", BUCKETS).astype(np.int32)

@@ -36,17 +36,24 @@ def trunc_div(a, b):
     return np.sign(a) * (np.abs(a) // b)
 
 
-def _padded_ft(net):
-    ft = np.zeros((D.FEATURES + 1, net.hidden), dtype=np.int64)
-    ft[: D.FEATURES] = net.ft_weight
+def _padded_ft(weights, dtype=np.int64):
+    """The feature weights with an all-zero padding row last (D.PAD, or D.KB_FEATURES for a
+    king-bucketed net)."""
+    ft = np.zeros((weights.shape[0] + 1, weights.shape[1]), dtype=dtype)
+    ft[:-1] = weights
     return ft
+
+
+def _view_rows(rows, features):
+    """A perspective's rows as the net with `features` feature weights indexes them."""
+    return D.king_view_rows(rows)[0] if features == D.KB_FEATURES else np.asarray(rows, dtype=np.int64)
 
 
 def int_eval_features(net, red, black, stm, bucket, chunk=2048):
     """Integer evals for arrays of positions: red/black [N, 32] feature rows (PAD-filled),
     stm [N], bucket [N]. Returns (int64 evals, number of positions whose int32 sum overflowed;
     for those the eval is computed as a wrapping int32 implementation would)."""
-    ft = _padded_ft(net)
+    ft = _padded_ft(net.ft_weight)
     evals, overflows = [], 0
     for lo in range(0, len(stm), chunk):
         sl = slice(lo, lo + chunk)
@@ -62,7 +69,7 @@ def _int_eval_chunk(net, ft, red, black, stm, bucket):
     bucket = np.asarray(bucket, dtype=np.int64)
     acc = []
     for rows in (np.asarray(red), np.asarray(black)):
-        a = net.ft_bias.astype(np.int64) + ft[rows.astype(np.int64)].sum(axis=1)
+        a = net.ft_bias.astype(np.int64) + ft[_view_rows(rows, len(ft) - 1)].sum(axis=1)
         if a.size and (a.min() < -32768 or a.max() > 32767):
             raise OverflowError("an accumulator left int16: the net breaks the weight limits")
         acc.append(np.clip(a, 0, N.QA))
@@ -97,10 +104,9 @@ def int_eval_fen(net, fen):
 
 def float_eval_features(weights, red, black, stm, bucket):
     """Float evals (internal units, float64) from float weights in the net layout."""
-    ft = np.zeros((D.FEATURES + 1, weights["ft_bias"].shape[0]))
-    ft[: D.FEATURES] = weights["ft_weight"]
+    ft = _padded_ft(weights["ft_weight"], np.float64)
     h = ft.shape[1]
-    acc = [np.clip(weights["ft_bias"] + ft[np.asarray(r, dtype=np.int64)].sum(axis=1), 0.0, 1.0) ** 2
+    acc = [np.clip(weights["ft_bias"] + ft[_view_rows(r, len(ft) - 1)].sum(axis=1), 0.0, 1.0) ** 2
            for r in (red, black)]
     black_to_move = (np.asarray(stm) == D.BLACK)[:, None]
     a_us = np.where(black_to_move, acc[1], acc[0])

@@ -381,7 +381,8 @@ class TrainedNetTest(unittest.TestCase):
             "checksum mismatch": blob[:1000] + bytes([blob[1000] ^ 4]) + blob[1001:],
             "bytes; a net with hidden size": blob[:-10],
             "not a Chariot net file": b"CHRTDATA" + blob[8:],
-            "version 2": blob[:8] + struct.pack("<I", 2) + blob[12:],
+            "version 3": blob[:8] + struct.pack("<I", 3) + blob[12:],
+            r"\(1260, 8, 255\), expected \(7560": blob[:8] + struct.pack("<I", 2) + blob[12:],
             "hidden size 33": blob[:16] + struct.pack("<I", 33) + blob[20:],
             "hidden size 2048": blob[:16] + struct.pack("<I", 2048) + blob[20:],
             "QA are": blob[:24] + struct.pack("<I", 256) + blob[28:],
@@ -532,6 +533,114 @@ class TrainedNetTest(unittest.TestCase):
         for fen, attacked in cases:
             board, stm = D.parse_fen(fen)
             self.assertEqual(R.king_attacked(board, stm), attacked, fen)
+
+
+class KingBucketTest(unittest.TestCase):
+    """King-bucketed nets (format 2): the features, the factoriser, training and export, and,
+    given the engine (CHARIOT_BIN), its evaluations against the integer reference."""
+
+    @classmethod
+    def setUpClass(cls):
+        import train
+
+        cls.tmp = tempfile.mkdtemp(prefix="nnue-kb-test-")
+        cls.cache = os.path.join(cls.tmp, "cache")
+        cls.ds, _ = D.load_file(SAMPLE, cls.cache, log=lambda m: None)
+        args = ["--data", SAMPLE, "--hidden", "32", "--batch", "128", "--lr", "3e-3", "--val-fraction", "0.2",
+                "--threads", "1", "--seed", "5", "--cache", cls.cache, "--progress", "0"]
+        rc, cls.plain_log = quiet(train.main, args + ["--out-dir", os.path.join(cls.tmp, "plain"), "--epochs", "1"])
+        assert rc == 0, cls.plain_log
+        cls.plain_path = TrainedNetTest.only_net(os.path.join(cls.tmp, "plain"))
+        cls.plain = N.read_net(cls.plain_path)
+        rc, cls.log = quiet(train.main, args + ["--out-dir", os.path.join(cls.tmp, "kb"), "--epochs", "2",
+                                                "--init", cls.plain_path, "--king-buckets"])
+        assert rc == 0, cls.log
+        cls.net_path = TrainedNetTest.only_net(os.path.join(cls.tmp, "kb"))
+        cls.net = N.read_net(cls.net_path)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_king_view_rows_follow_the_spec(self):
+        checked = set()
+        for i in range(0, len(self.ds), 7):
+            for rows in (self.ds.red[i : i + 1], self.ds.black[i : i + 1]):
+                bucketed, plain = D.king_view_rows(rows)
+                feats = [int(f) for f in rows[0] if f != D.PAD]
+                king = feats[0]  # the own king: type 0 of the own block
+                rank, file = divmod(king, 9)
+                self.assertTrue(0 <= rank <= 2 and 3 <= file <= 5, king)
+                mirror = file == 5
+                want = sorted((f // 90) * 90 + (f % 90 // 9) * 9 + (8 - f % 9 if mirror else f % 9) for f in feats)
+                self.assertEqual(sorted(int(f) for f in plain[0] if f != D.PAD), want)
+                base = (rank * 2 + (file == 4)) * D.FEATURES
+                self.assertEqual(sorted(int(f) for f in bucketed[0] if f != D.KB_FEATURES), [base + f for f in want])
+                checked.add((rank, file))
+        self.assertGreaterEqual(len(checked), 5)
+
+    def test_factoriser_starts_as_the_plain_net(self):
+        import model as M
+
+        model = M.from_net(self.plain, king_buckets=D.KING_BUCKETS)
+        self.assertEqual(model.king_buckets, D.KING_BUCKETS)
+        q = model.quantised()
+        self.assertEqual(q.king_buckets, D.KING_BUCKETS)
+        self.assertEqual(q.ft_weight.shape, (D.KB_FEATURES, 32))
+        for b in range(D.KING_BUCKETS):
+            np.testing.assert_array_equal(q.ft_weight[b * D.FEATURES : (b + 1) * D.FEATURES], self.plain.ft_weight)
+        # Wherever neither king stands right of the centre, no board is mirrored: the same evals.
+        red_king = self.ds.red[:, 0] % 9
+        black_king = self.ds.black[:, 0] % 9
+        keep = np.nonzero((red_king <= 4) & (black_king <= 4))[0]
+        self.assertGreater(len(keep), 100)
+        sub = self.ds.subset(keep)
+        np.testing.assert_array_equal(R.int_eval_dataset(q, sub)[0], R.int_eval_dataset(self.plain, sub)[0])
+        with self.assertRaises(ValueError):
+            M.from_net(q, king_buckets=1)
+
+    def test_trained_net_file_and_reference(self):
+        import model as M
+
+        blob = read_bytes(self.net_path)
+        self.assertEqual(struct.unpack_from("<8I", blob, 8), (2, 7560, 32, 8, 255, 256, 400, 0))
+        self.assertEqual(len(blob), N.expected_size(32, 7560))
+        self.assertEqual(N.net_bytes(self.net), blob)
+        self.assertIn("king buckets 6", self.log)
+        # The buckets learnt apart from each other, and the shared block within the limits.
+        w = self.net.ft_weight.reshape(D.KING_BUCKETS, D.FEATURES, 32).astype(np.int32)
+        self.assertGreater(int(np.abs(w[0] - w[3]).sum()), 0)
+        self.assertLessEqual(int(np.abs(w).max()), round(N.FT_LIMIT * N.QA))
+        # The integer reference close to the float model it came from.
+        model, _ = M.load_checkpoint(os.path.join(self.tmp, "kb", "checkpoints", "epoch-0002.pt"))
+        sub = self.ds.subset(slice(0, 200))
+        q, overflows = R.int_eval_dataset(self.net, sub)
+        diff = np.abs(q - M.evaluate(model, sub))
+        self.assertEqual(overflows, 0)
+        self.assertLessEqual(diff.mean(), MEAN_TOLERANCE)
+        self.assertLessEqual(diff.max(), MAX_TOLERANCE)
+        np.testing.assert_allclose(R.float_eval_features(model.float_weights(), sub.red, sub.black, sub.stm,
+                                                         sub.bucket), M.evaluate(model, sub), atol=1e-3)
+
+    def test_engine_evaluates_as_the_reference(self):
+        engine = os.environ.get("CHARIOT_BIN")
+        if not engine:
+            self.skipTest("CHARIOT_BIN (the engine to compare) not set")
+        import subprocess
+
+        samples = os.path.join(self.tmp, "samples.txt")
+        rc, out = quiet(R.main, ["--samples", self.net_path, samples, "--data", SAMPLE])
+        self.assertEqual(rc, 0, out)
+        with open(samples) as f:
+            lines = [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
+        self.assertGreaterEqual(len(lines), 45)
+        script = [f"uci", f"setoption name EvalFile value {self.net_path}"]
+        for _, fen in lines:
+            script += [f"position fen {fen}", "eval"]
+        run = subprocess.run([engine], input="\n".join(script + ["quit"]) + "\n", capture_output=True, text=True,
+                             timeout=120)
+        got = [int(x) for x in __import__("re").findall(r"NNUE \S+: (-?[0-9]+) \(side to move", run.stdout)]
+        self.assertEqual(got, [int(v) for v, _ in lines], run.stdout[-2000:])
 
 
 class FitKTest(unittest.TestCase):

@@ -62,6 +62,11 @@ def parse_args(argv):
     ap.add_argument("--export-every", type=int, default=0, help="also export the net every N epochs")
     ap.add_argument("--cache", default=None, help="cache directory for converted data (default OUT_DIR/cache)")
     ap.add_argument("--no-mirror", action="store_true", help="no left-right mirror augmentation")
+    ap.add_argument("--king-buckets", action="store_true",
+                    help="king-bucketed features (net format 2: 6 buckets by the own king's palace square, "
+                         "mirrored right of the centre file) with a factoriser; with --init of a net without "
+                         "them, its weights start the shared block and the model evaluates as that net did "
+                         "wherever the kings stand on files d and e")
     ap.add_argument("--qat", action="store_true",
                     help="quantisation-aware training: the output layer trains on its int16-rounded weights")
     ap.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
@@ -135,8 +140,8 @@ def loss_terms(torch, model, features, offsets, bucket, score, result, k, lam):
     return ((pred - target) ** 2).mean()
 
 
-def batch_tensors(torch, M, ds, idx, mirror=None, device="cpu"):
-    features, offsets = M.perspective_batch(ds.red[idx], ds.black[idx], ds.stm[idx], mirror)
+def batch_tensors(torch, M, ds, idx, mirror=None, device="cpu", king_buckets=1):
+    features, offsets = M.perspective_batch(ds.red[idx], ds.black[idx], ds.stm[idx], mirror, king_buckets)
     bucket = torch.from_numpy(ds.bucket[idx].astype(np.int64))
     score = torch.from_numpy(ds.score[idx].astype(np.float32))
     result = torch.from_numpy(ds.result[idx].astype(np.float32) * 0.5)
@@ -152,7 +157,8 @@ def validation_loss(torch, M, model, ds, k, lam, batch=65536):
     with torch.no_grad():
         for lo in range(0, len(ds), batch):
             idx = np.arange(lo, min(len(ds), lo + batch))
-            loss = loss_terms(torch, model, *batch_tensors(torch, M, ds, idx, device=device), k, lam)
+            tensors = batch_tensors(torch, M, ds, idx, device=device, king_buckets=model.king_buckets)
+            loss = loss_terms(torch, model, *tensors, k, lam)
             total += float(loss) * len(idx)
     model.train()
     return total / len(ds)
@@ -238,9 +244,12 @@ def main(argv=None):
 
     torch.manual_seed(args.seed)
     if init is not None:
-        model = M.from_net(init, qat=args.qat, hidden=args.hidden)
+        king_buckets = D.KING_BUCKETS if args.king_buckets else None
+        if init.king_buckets > 1 and not args.king_buckets:
+            log(f"note: {args.init} has king buckets; the model keeps them")
+        model = M.from_net(init, qat=args.qat, hidden=args.hidden, king_buckets=king_buckets)
     elif resume is None:
-        model = M.Net(args.hidden, qat=args.qat)
+        model = M.Net(args.hidden, qat=args.qat, king_buckets=D.KING_BUCKETS if args.king_buckets else 1)
     model.to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     if resume is not None and resume.get("optimizer"):
@@ -258,6 +267,7 @@ def main(argv=None):
         "K_fitted": args.k is None,
         "lambda": args.lam,
         "hidden": args.hidden,
+        "king_buckets": model.king_buckets,
         "epochs_planned": args.epochs,
         "batch": args.batch,
         "lr": args.lr,
@@ -279,7 +289,7 @@ def main(argv=None):
             # Comparing nets trained on different data: each measured on the same held-out games and K.
             log(f"--epochs 0: measured only, nothing trained ({len(val)} validation positions, K {k:.1f})")
             return 0
-    log(f"training: hidden {args.hidden}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
+    log(f"training: hidden {args.hidden}, king buckets {model.king_buckets}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
         f"{start_epoch}..{args.epochs}, lr {args.lr} cosine to {args.lr * args.lr_final:g}, lambda {args.lam}, "
         f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads, "
         f"device {args.device}")
@@ -310,7 +320,8 @@ def main(argv=None):
             lr = cosine_lr(step, total_steps, args.lr, args.lr_final)
             for group in optimizer.param_groups:
                 group["lr"] = lr
-            loss = loss_terms(torch, model, *batch_tensors(torch, M, train, idx, mirror, device), k, args.lam)
+            tensors = batch_tensors(torch, M, train, idx, mirror, device, model.king_buckets)
+            loss = loss_terms(torch, model, *tensors, k, args.lam)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
