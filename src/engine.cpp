@@ -261,7 +261,7 @@ std::vector<std::string> Engine::setBannedMoves(const std::vector<std::string>& 
     return rejected;
 }
 
-SearchOptions Engine::preparedOptions() {
+SearchOptions Engine::preparedOptions(bool limited) {
     SearchOptions options = searchOptions_;
     options.randomness = randomnessAmplitude(randomness_);
     options.seed = tables::splitMix64(rngState_);  // a fresh jitter pattern every search
@@ -273,6 +273,11 @@ SearchOptions Engine::preparedOptions() {
     options.depthCap = caps_.depth;
     options.nodeCap = caps_.nodes;
     options.net = useNnue_ ? net_ : nullptr;
+    // The limited levels play with the net their Elo table was measured with
+    // (docs/skill.md), whatever net is loaded for full strength: a stronger
+    // default net would otherwise move every rating up.
+    if (limited && options.net)
+        if (auto calibration = nnue::calibrationNetwork()) options.net = std::move(calibration);
     // The hash table keeps static evaluations: when the evaluation changes
     // (another net, the handcrafted one, another knowledge level) they
     // would be another evaluation's, so the table starts afresh.
@@ -309,7 +314,7 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
         }
     }
     drawOffered_ = request.drawOffered;
-    SearchOptions options = preparedOptions();
+    SearchOptions options = preparedOptions(limited);
     options.time.noMoreCommands = request.inputClosed;
     if (limited) {
         limitStrength(options, skill);
@@ -338,8 +343,8 @@ SearchResult Engine::search(const SearchLimits& limits, const std::function<void
     searcher_.wait();
     SearchCallbacks callbacks;
     callbacks.onIteration = onInfo;
-    SearchOptions options = preparedOptions();
     const skill::Params skill = skill::paramsFor(skillLevel());
+    SearchOptions options = preparedOptions(skill::limited(skill.level));
     if (!skill::limited(skill.level)) return searcher_.search(position_, limits, options, std::move(callbacks));
     limitStrength(options, skill);
     callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);

@@ -17,12 +17,17 @@
 
 namespace chariot::nnue {
 
-// The net built in by CMake (src/embed_net.cmake writes it; Size 0: none).
+// The nets built in by CMake (src/embed_net.cmake writes them; Size 0: none).
 namespace embedded {
 extern const unsigned char Data[];
 extern const size_t Size;
 extern const char Name[];
 }  // namespace embedded
+namespace calibration {
+extern const unsigned char Data[];
+extern const size_t Size;
+extern const char Name[];
+}  // namespace calibration
 
 // ---------------------------------------------------------------------------
 // Kernels
@@ -284,19 +289,24 @@ Value Network::evaluate(const Position& pos) const {
 }
 
 // ---------------------------------------------------------------------------
-// The embedded net
+// The embedded nets
 
 namespace {
 struct Embedded {
     std::shared_ptr<const Network> net;
     std::string error;
 };
+Embedded parseEmbedded(const unsigned char* data, size_t size, const char* name) {
+    Embedded out;
+    if (size > 0) out.net = Network::parse(data, size, name, out.error);
+    return out;
+}
 const Embedded& builtIn() {
-    static const Embedded e = [] {
-        Embedded out;
-        if (embedded::Size > 0) out.net = Network::parse(embedded::Data, embedded::Size, embedded::Name, out.error);
-        return out;
-    }();
+    static const Embedded e = parseEmbedded(embedded::Data, embedded::Size, embedded::Name);
+    return e;
+}
+const Embedded& calibrationNet() {
+    static const Embedded e = parseEmbedded(calibration::Data, calibration::Size, calibration::Name);
     return e;
 }
 }  // namespace
@@ -304,6 +314,13 @@ const Embedded& builtIn() {
 std::shared_ptr<const Network> embeddedNetwork() { return builtIn().net; }
 std::string embeddedNetworkError() { return builtIn().error; }
 std::string_view embeddedNetworkName() { return embedded::Size > 0 ? embedded::Name : ""; }
+std::shared_ptr<const Network> calibrationNetwork() {
+    // The same file as the default net: share it.
+    if (calibration::Size == embedded::Size && calibration::Size > 0 &&
+        std::string_view(calibration::Name) == embedded::Name)
+        return builtIn().net;
+    return calibrationNet().net;
+}
 
 // ---------------------------------------------------------------------------
 // Evaluator

@@ -23,6 +23,7 @@
 #include "chariot/engine.h"
 #include "chariot/eval.h"
 #include "chariot/movegen.h"
+#include "chariot/nnue.h"
 #include "chariot/rules.h"
 #include "chariot/skill.h"
 #include "chariot/skill_elo_table.h"
@@ -638,6 +639,27 @@ TEST_CASE("skill: level 10 beats level 0", "[skill]") {
     const MatchScore s = miniMatch(middle, weak, {"", "h2e2 h9g7", "c3c4 g6g5"}, 100000);
     INFO("level 10 " << s.wins << " wins, level 0 " << s.losses << " wins, " << s.games << " games");
     CHECK(s.points >= 0.75 * s.games);
+}
+
+TEST_CASE("skill: the limited levels play with the calibration net, whatever net is loaded", "[skill][nnue]") {
+    if (!nnue::calibrationNetwork() || !nnue::embeddedNetwork()) return;  // a build without nets
+    // Node counts of a fixed search say which evaluation ran: the same for
+    // a limited level whichever net is loaded, not the same at full strength.
+    auto nodes = [](const std::string& evalfile, int level) {
+        Engine engine(smallHash());
+        quiet(engine);
+        REQUIRE(engine.setOption("evalfile", evalfile).applied);
+        REQUIRE(engine.setOption("skilllevel", std::to_string(level)).applied);
+        REQUIRE_FALSE(engine.setPosition(Middlegame, {}));
+        engine.seedRandom(11);
+        SearchLimits limits;
+        limits.depth = 5;
+        return engine.search(limits).nodes;
+    };
+    const std::string other = std::string(CHARIOT_TEST_DATA) + "/../../nets/chariot-fc5a21c1c1fd.nnue";
+    CHECK(nodes("<embedded>", 12) == nodes(other, 12));
+    CHECK(nodes("<embedded>", 4) == nodes(other, 4));
+    CHECK(nodes("<embedded>", 20) != nodes(other, 20));
 }
 
 TEST_CASE("skill: level 20 and limit off are the untouched engine (bench node counts)", "[skill][bench]") {

@@ -157,8 +157,9 @@ public:
 private:
     void declareOptions();
     // The options of the next search: the registry's, plus the banned moves,
-    // the time settings and the work caps.
-    SearchOptions preparedOptions();
+    // the time settings and the work caps; for a `limited` search (the
+    // strength limiter) the net its ratings were measured with.
+    SearchOptions preparedOptions(bool limited = false);
     // The strength limiter's caps, MultiPV, time share and minimum think time.
     void limitStrength(SearchOptions& options, const skill::Params& params) const;
     // Replaces the result's move, score and PV by those of the line the

@@ -155,6 +155,9 @@ std::shared_ptr<const Network> embeddedNetwork();
 std::string embeddedNetworkError();
 // Its file name (nets/chariot-<hash>.nnue -> chariot-<hash>.nnue); empty without one.
 std::string_view embeddedNetworkName();
+// The strength limiter's net (CMake CHARIOT_CALIBRATION_NET): the one its Elo
+// table was measured with; nullptr when the build has none.
+std::shared_ptr<const Network> calibrationNetwork();
 
 // One search thread's accumulators: a stack indexed by the position's
 // history length, each entry tagged with the key of the position it was
