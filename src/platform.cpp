@@ -144,14 +144,16 @@ size_t readStdin(char* buffer, size_t size) {
     return size_t(got);
 }
 
-std::optional<std::string> systemGbkToUtf8(std::string_view bytes) {
+std::optional<std::string> systemToUtf8(std::string_view bytes, Charset charset) {
     if (bytes.empty()) return std::string();
     if (bytes.size() > size_t(1) << 30) return std::nullopt;
-    const int wideCount = ::MultiByteToWideChar(936, MB_ERR_INVALID_CHARS, bytes.data(), int(bytes.size()), nullptr, 0);
+    const UINT codePage = charset == Charset::Gbk ? 936 : 950;
+    const int wideCount =
+        ::MultiByteToWideChar(codePage, MB_ERR_INVALID_CHARS, bytes.data(), int(bytes.size()), nullptr, 0);
     if (wideCount <= 0) return std::nullopt;
     std::wstring wide(size_t(wideCount), L'\0');
-    if (::MultiByteToWideChar(936, MB_ERR_INVALID_CHARS, bytes.data(), int(bytes.size()), wide.data(), wideCount) !=
-        wideCount)
+    if (::MultiByteToWideChar(codePage, MB_ERR_INVALID_CHARS, bytes.data(), int(bytes.size()), wide.data(),
+                              wideCount) != wideCount)
         return std::nullopt;
     const int count = ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), wideCount, nullptr, 0, nullptr, nullptr);
     if (count <= 0) return std::nullopt;
@@ -235,10 +237,14 @@ size_t readStdin(char* buffer, size_t size) {
     }
 }
 
-std::optional<std::string> systemGbkToUtf8(std::string_view bytes) {
-    iconv_t cd = ::iconv_open("UTF-8", "GBK");
+std::optional<std::string> systemToUtf8(std::string_view bytes, Charset charset) {
+    // CP950 is Big5 as Windows writes it (a few more characters, the euro
+    // sign); a C library without that name still has plain Big5.
+    iconv_t cd = ::iconv_open("UTF-8", charset == Charset::Gbk ? "GBK" : "CP950");
+    if (cd == iconv_t(-1) && charset == Charset::Big5) cd = ::iconv_open("UTF-8", "BIG5");
     if (cd == iconv_t(-1)) return std::nullopt;
-    std::string out(bytes.size() * 2 + 16, '\0');  // a GBK character becomes at most 3 bytes
+    // Each input byte gives at most 3 bytes of UTF-8 (GBK's one-byte euro sign).
+    std::string out(bytes.size() * 3 + 16, '\0');
     char* in = const_cast<char*>(bytes.data());
     size_t inLeft = bytes.size();
     char* dst = out.data();

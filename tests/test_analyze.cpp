@@ -13,6 +13,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,7 @@
 #include "chariot/movegen.h"
 #include "chariot/notation.h"
 #include "chariot/pgn.h"
+#include "chariot/platform.h"
 #include "chariot/tune.h"
 #include "chariot/wdl.h"
 
@@ -368,6 +370,124 @@ TEST_CASE("the GBK sample from ElephantEye's league simulator parses completely"
     CHECK(tuneGames[0].result == 0.5);
     REQUIRE(tuneGames[0].moves.size() == 188);
     CHECK(tuneGames[0].moves[0] == "c3c4");
+}
+
+TEST_CASE("the Big5 sample of the CCPD master games parses and replays", "[analyze][big5]") {
+    // Six games of the Chinese Chess Practical Dataset as distributed (Big5,
+    // traditional notation; tests/data/README.md), among them front/rear
+    // moves, king moves, a tag with unescaped quotes and a start with black
+    // to move.
+    const std::string bytes = readFile(Data + "/ccpd-big5-sample.pgn");
+    REQUIRE(bytes.size() > 1000);
+    REQUIRE_FALSE(pgn::isValidUtf8(bytes));
+    CHECK(pgn::guessCharset(bytes) == platform::Charset::Big5);
+    const pgn::PgnFile f = pgn::parsePgn(bytes);
+    REQUIRE_FALSE(f.error);
+    CHECK(f.encoding == "Big5");
+    CHECK(f.warnings.empty());
+    REQUIRE(f.games.size() == 6);
+    // Moves counted in the file's text by hand (numbers and results left out).
+    const std::vector<size_t> plies = {60, 101, 62, 74, 127, 31};
+    for (size_t i = 0; i < f.games.size(); ++i) {
+        INFO("game " << i + 1);
+        const analyze::PreparedGame p = analyze::prepareGame(f.games[i], int(i) + 1);
+        CHECK_FALSE(p.stop);
+        CHECK(p.inputNotation == Notation::Chinese);
+        CHECK(f.games[i].moves.size() == plies[i]);
+        CHECK(p.moves.size() == plies[i]);  // every move legal
+        CHECK_FALSE(f.games[i].unreadable);
+    }
+    const pgn::PgnGame& g = f.games[0];
+    CHECK(*g.tag("Red") == "楊官璘");
+    CHECK(*g.tag("Black") == "盧輝");
+    CHECK(*g.tag("Site") == "廣州");
+    CHECK(g.result == "1/2-1/2");
+    CHECK(g.moves[0].text == "兵三進一");
+    CHECK(g.moves[1].text == "卒３進１");
+    CHECK(f.games[1].result == "1-0");
+    CHECK(f.games[2].result == "0-1");
+    CHECK(*f.games[4].tag("Event") == "1999年\"中視股份杯\"象棋年度總決賽 (半決賽)廣東呂欽先勝黑龍江趙國榮");
+    // Moves resolved on the board: the plain ones, front and rear pieces, the
+    // king, and black moving first from a FEN.
+    auto iccs = [&](size_t game, size_t ply) {
+        return analyze::prepareGame(f.games[game], 1).moves.at(ply).toString();
+    };
+    CHECK(iccs(0, 0) == "g3g4");    // 兵三進一
+    CHECK(iccs(0, 1) == "c6c5");    // 卒３進１
+    CHECK(iccs(1, 53) == "c1b3");   // 前馬退２: the front one of black's two horses on file c
+    CHECK(iccs(1, 93) == "b5c3");   // 後馬進３
+    CHECK(iccs(2, 42) == "g2e2");   // 後炮平五: red's rear cannon on file g
+    CHECK(iccs(3, 32) == "g4f6");   // 前馬進四
+    CHECK(iccs(4, 125) == "f9f8");  // 將６進１
+    CHECK(f.games[5].fen() == "4kab2/4a4/2R1b1P2/9/p3p4/5p3/P3P1c2/N2Cr4/4A4/3AK4 b - - 0 1");
+    CHECK(iccs(5, 0) == "e2h2");  // 車５平８, black first
+
+    // Chariot's own table reads every move and result as the system does.
+    const pgn::PgnFile own = pgn::parsePgn(pgn::big5ToUtf8(bytes, false));
+    REQUIRE(own.games.size() == f.games.size());
+    for (size_t i = 0; i < f.games.size(); ++i) {
+        INFO("game " << i + 1);
+        REQUIRE(own.games[i].moves.size() == f.games[i].moves.size());
+        for (size_t k = 0; k < f.games[i].moves.size(); ++k)
+            CHECK(own.games[i].moves[k].text == f.games[i].moves[k].text);
+        CHECK(own.games[i].result == f.games[i].result);
+        CHECK(own.games[i].fen() == f.games[i].fen());
+    }
+    // The same text as UTF-8: the same games.
+    const pgn::PgnFile utf8 = pgn::parsePgn(pgn::big5ToUtf8(bytes));
+    CHECK(utf8.encoding == "UTF-8");
+    REQUIRE(utf8.games.size() == 6);
+    CHECK(*utf8.games[4].tag("Event") == *f.games[4].tag("Event"));
+    CHECK(utf8.games[1].moves[53].text == "前馬退２");
+
+    // `chariot analyze` reads it (it used to stop at "move 1 ... is not a move"),
+    // and --check reads it without a search.
+    const Run r = runAnalyze({"--depth", "1", "--json", Data + "/ccpd-big5-sample.pgn"});
+    CHECK(r.status == 0);
+    CHECK(r.err.find("not a move") == std::string::npos);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 6);
+    const Run c = runAnalyze({"--check", Data + "/ccpd-big5-sample.pgn"});
+    CHECK(c.status == 0);
+    CHECK(c.out.find(": Big5, 6 games, 6 read to the end\n") != std::string::npos);
+    CHECK(c.out.find("games 6, read to the end 6, stopped early 0\n") != std::string::npos);
+}
+
+TEST_CASE("GBK or Big5: told apart by the characters, not the bytes' form", "[analyze][big5]") {
+    // 炮二平五 马８进７ in GBK: every byte pair is also well-formed Big5.
+    const std::string gbk = "1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 \xC2\xED\xA3\xB8\xBD\xF8\xA3\xB7 *\n";
+    // 炮二平五 馬８進７ in Big5: every byte pair is also well-formed GBK.
+    const std::string big5 = "1. \xAC\xB6\xA4\x47\xA5\xAD\xA4\xAD \xB0\xA8\xA2\xB7\xB6\x69\xA2\xB6 *\n";
+    CHECK(pgn::guessCharset(gbk) == platform::Charset::Gbk);
+    CHECK(pgn::guessCharset(big5) == platform::Charset::Big5);
+    for (const auto& [bytes, encoding, second] :
+         {std::tuple{gbk, "GBK", "马８进７"}, std::tuple{big5, "Big5", "馬８進７"}}) {
+        const pgn::PgnFile f = pgn::parsePgn(bytes);
+        REQUIRE(f.games.size() == 1);
+        CHECK(f.encoding == encoding);
+        REQUIRE(f.games[0].moves.size() == 2);
+        CHECK(f.games[0].moves[0].text == "炮二平五");
+        CHECK(f.games[0].moves[1].text == second);
+        const analyze::PreparedGame p = analyze::prepareGame(f.games[0], 1);
+        CHECK_FALSE(p.stop);
+        REQUIRE(p.moves.size() == 2);
+        CHECK(p.moves[1] == Move::parse("h9g7"));
+    }
+    // The GBK sample stays GBK.
+    CHECK(pgn::guessCharset(readFile(Data + "/uccileag-gbk-chinese.pgn")) == platform::Charset::Gbk);
+    // A GBK trail byte Big5 does not have (0x80-0xA0) counts against Big5.
+    CHECK(pgn::guessCharset("\xB3\x95") == platform::Charset::Gbk);
+}
+
+TEST_CASE("tag values with unescaped quotes are read to the line's last quote", "[analyze]") {
+    const std::string text = "[Event \"1999 \"Cup\" final\"]\n[Site \"a \"b\" ]\n[Red \"open]\n\n1. h2e2 *\n";
+    const pgn::PgnFile f = pgn::parsePgn(text);
+    REQUIRE_FALSE(f.error);
+    REQUIRE(f.games.size() == 1);
+    CHECK(*f.games[0].tag("Event") == "1999 \"Cup\" final");
+    CHECK(*f.games[0].tag("Site") == "a \"b");
+    CHECK_FALSE(f.games[0].tag("Red"));  // no closing quote: still malformed
+    CHECK(f.warnings.size() == 1);
+    CHECK(f.games[0].moves.size() == 1);
 }
 
 TEST_CASE("PGN forms: numbers, comments, variations, marks, NAGs, results", "[analyze]") {

@@ -51,12 +51,18 @@ TEST_CASE("the executable's folder is a folder that exists", "[platform]") {
     CHECK(std::filesystem::is_directory(dir));
 }
 
-TEST_CASE("GBK converts to UTF-8 where the system has a converter", "[platform]") {
-    // 炮二平五 in GBK, then in UTF-8.
+TEST_CASE("GBK and Big5 convert to UTF-8 where the system has a converter", "[platform]") {
+    // 炮二平五 in GBK, in Big5, then in UTF-8.
     const std::string gbk = "\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 1-0";
+    const std::string big5 = "\xAC\xB6\xA4\x47\xA5\xAD\xA4\xAD 1-0";
     const std::string utf8 = "\xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94 1-0";
-    if (auto converted = platform::systemGbkToUtf8(gbk)) CHECK(*converted == utf8);
-    CHECK_FALSE(platform::systemGbkToUtf8("\xC5"));  // half a character
+    using platform::Charset;
+    if (auto converted = platform::systemToUtf8(gbk, Charset::Gbk)) CHECK(*converted == utf8);
+    if (auto converted = platform::systemToUtf8(big5, Charset::Big5)) CHECK(*converted == utf8);
+    CHECK_FALSE(platform::systemToUtf8("\xC5", Charset::Gbk));   // half a character
+    CHECK_FALSE(platform::systemToUtf8("\xAC", Charset::Big5));  // half a character
+    // GBK's trail byte 0x80-0xA0 is none of Big5's.
+    CHECK_FALSE(platform::systemToUtf8("\xB3\x95", Charset::Big5));
 }
 
 TEST_CASE("line splitting: CR LF, lone CR and console code page bytes", "[platform][protocol]") {

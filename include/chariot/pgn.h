@@ -1,5 +1,5 @@
 // Reading xiangqi PGN files for the tools (`chariot analyze`, `chariot tune`):
-// the text's encoding (UTF-8 or GBK, BOM and CRLF), the tag pairs, and the
+// the text's encoding (UTF-8, GBK or Big5, BOM and CRLF), the tag pairs, and the
 // movetext split into move tokens with their comments. Moves are kept as
 // written (ICCS, WXF or Chinese); notation.h resolves them against a position.
 #pragma once
@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "chariot/platform.h"
 
 namespace chariot::pgn {
 
@@ -20,12 +22,21 @@ bool isValidUtf8(std::string_view bytes);
 // words of tags and results and the CJK punctuation; any other character
 // becomes U+FFFD.
 std::string gbkToUtf8(std::string_view bytes, bool useSystem = true);
+// Big5 (CP950) to UTF-8, the same way; Chariot's own table holds the
+// characters of traditional xiangqi notation, the common tag and result
+// words and the CJK punctuation.
+std::string big5ToUtf8(std::string_view bytes, bool useSystem = true);
+// Which of the two a text that is not UTF-8 is written in, judged by the
+// characters each reading gives (the reasoning is in pgn.cpp); the same
+// verdict on every system, except for texts without a character of notation
+// or of a common word.
+platform::Charset guessCharset(std::string_view bytes);
 
 struct DecodedText {
     std::string text;      // UTF-8, '\n' line ends, no BOM
-    std::string encoding;  // "UTF-8" or "GBK"
+    std::string encoding;  // "UTF-8", "GBK" or "Big5"
 };
-// Valid UTF-8 is taken as UTF-8, anything else as GBK.
+// Valid UTF-8 is taken as UTF-8, anything else as GBK or Big5 (guessCharset).
 DecodedText decodeText(std::string_view bytes);
 
 // --- games ------------------------------------------------------------------

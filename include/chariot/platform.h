@@ -57,9 +57,16 @@ std::string executableDir();
 // Returns the count, 0 at end of input (or on an error that ends it).
 size_t readStdin(char* buffer, size_t size);
 
-// GBK (code page 936) to UTF-8 by the system's converter (Linux: the C
-// library's iconv; Windows: MultiByteToWideChar). Nullopt if there is none
-// or the bytes are not valid GBK.
-std::optional<std::string> systemGbkToUtf8(std::string_view bytes);
+// The two-byte Chinese code pages of older xiangqi files.
+enum class Charset : uint8_t {
+    Gbk,   // code page 936: simplified Chinese (mainland files)
+    Big5,  // code page 950: traditional Chinese (Taiwan and Hong Kong files)
+};
+
+// Text in `charset` to UTF-8 by the system's converter (Linux: the C
+// library's iconv, "GBK" or "CP950" (else "BIG5"); Windows:
+// MultiByteToWideChar with code page 936 or 950). Nullopt if there is none or
+// the bytes are not valid text in that code page.
+std::optional<std::string> systemToUtf8(std::string_view bytes, Charset charset);
 
 }  // namespace chariot::platform

@@ -1,4 +1,4 @@
-// The strength limiter (issue #16): a skill level from 0 to 20 turned into
+// The strength limiter: a skill level from 0 to 20 turned into
 // search caps and a choice among the best root moves, and the table that
 // maps Elo ratings to levels. No I/O and no engine state: the engine asks
 // for the parameters of a level, runs its capped MultiPV search and lets

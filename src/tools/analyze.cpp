@@ -410,8 +410,10 @@ const char* const UsageText =
     "  --notation iccs|wxf|chinese  moves of the output (default: the input's)\n"
     "  --json             one JSON object per game and line instead of PGN\n"
     "  --out FILE         write there (complete, at the end) instead of stdout\n"
-    "  Input: PGN with ICCS (H2-E2, h2e2), WXF (C2.5, +C.5) or Chinese moves (炮二平五),\n"
-    "  UTF-8 or GBK. Scores: pawns = internal units / 100 (a rook is about 10), red's view,\n"
+    "  --check            only read the games and check their moves, no search: each file's\n"
+    "                     encoding and games, the games that stop early (stderr), a total\n"
+    "  Input: PGN with ICCS (H2-E2, h2e2), WXF (C2.5, +C.5) or Chinese moves (炮二平五,\n"
+    "  馬８進７), UTF-8, GBK or Big5. Scores: pawns = internal units / 100 (a rook is about 10), red's view,\n"
     "  after each move, with the depth: {+0.35/14}; mates {+M3/12} (red mates in 3 moves).\n"
     "  A move's loss is the best move's score minus the played move's (scores capped at\n"
     "  +-20.00); marks ?! from 0.50, ? from 1.00, ?? from 3.00, with the best move and its line.\n"
@@ -433,6 +435,7 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
     Options o;
     bool limitGiven = false, timeGiven = false;
     std::string outPath;
+    bool checkOnly = false;
     std::vector<std::string> files;
     const std::vector<tools::Flag> flags = {
         tools::numberFlag<int64_t>("--movetime", o.moveTimeMs, 1, int64_t(1) << 40, &timeGiven),
@@ -445,6 +448,7 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
          nullptr},
         {"--out", [&](const std::string& v) { return !(outPath = v).empty(); }, nullptr},
         {"--json", nullptr, [&] { o.json = true; }},
+        {"--check", nullptr, [&] { checkOnly = true; }},
     };
     const int argStatus = tools::readArgs(
         "analyze", args, flags, [&](const std::string& file) { return files.push_back(file), true; }, print, err,
@@ -464,6 +468,7 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
     std::vector<PreparedGame> games;
     size_t totalPositions = 0;
     int gameNumber = 0;
+    int stoppedGames = 0;
     for (const std::string& path : files) {
         std::string bytes;
         if (path == "-") {
@@ -485,20 +490,33 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
             status = 1;
             continue;
         }
+        int fileStopped = 0;
         for (const pgn::PgnGame& g : file->games) {
             games.push_back(prepareGame(g, ++gameNumber));
             const PreparedGame& p = games.back();
             if (p.stop) {
                 err << fmt::format("analyze: {}: {}; {}\n", name, *p.stop,
-                                   p.badFen ? "the game is skipped" : "the game is analysed up to that move");
+                                   checkOnly  ? "the game stops there"
+                                   : p.badFen ? "the game is skipped"
+                                              : "the game is analysed up to that move");
                 status = 1;
+                ++fileStopped;
             }
             if (p.badFen)
                 games.pop_back();
             else
                 totalPositions += p.moves.size() + 1;
         }
+        if (checkOnly)
+            print(fmt::format("{}: {}, {} games, {} read to the end", name, file->encoding, file->games.size(),
+                              file->games.size() - size_t(fileStopped)));
+        stoppedGames += fileStopped;
         inputs.push_back(std::move(file));
+    }
+    if (checkOnly) {
+        print(fmt::format("games {}, read to the end {}, stopped early {}", gameNumber, gameNumber - stoppedGames,
+                          stoppedGames));
+        return status;
     }
     if (games.empty()) {
         err << "analyze: no game to analyse\n";

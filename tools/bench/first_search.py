@@ -6,7 +6,7 @@ hash, wait for readyok, then `go time 50 movestogo 1` (a fixed 50 ms move) and
     python3 tools/bench/first_search.py build/chariot --hash 1024 --runs 8
 
 A search started after readyok should answer within its 50 ms and obey stop
-within a few ms, whatever the hash size (issue 65)."""
+within a few ms, whatever the hash size."""
 import argparse
 import statistics
 import subprocess

@@ -1,32 +1,36 @@
 #!/usr/bin/env bash
-# One NNUE round on a lent accelerator machine (16 cores, a GPU, 15 minutes
-# in all, nothing installed but CUDA's PyTorch; see docs/nnue.md "On a lent
-# GPU machine"). Three steps:
+# The heavy part of an NNUE round on a second machine with a GPU (many
+# cores, CUDA's PyTorch, but no compiler toolchain for Chariot's
+# dependencies; see docs/nnue.md "On a machine with a GPU"): build portable
+# binaries here, copy the checkout with its .device folder there, run datagen
+# or train there, and copy the output folder back. Three steps:
 #
 #   tools/nnue/device_round.sh prepare [DATA...]
 #       here: builds .device/chariot-* (static libstdc++, fmt header-only, one
 #       portable and one AVX2 binary; .device is git-ignored) and the opening
-#       book, and copies the given data files into .device/data/ (the working
-#       tree travels with at most 64 MiB: about 10 M positions of data)
+#       book, and copies the given data files into .device/data/ (a million
+#       positions take about 5.6 MB)
 #   tools/nnue/device_round.sh datagen [SEED] [SECONDS] [NET]
 #       there: self-play data on every core for SECONDS (default 420): one
 #       generator of 4 threads per 4 cores, seeds SEED, SEED+1, ... (default
-#       1000), each into $OUT/gen-s<seed>.data (every file well under the
-#       16 MiB a file that comes back); NET: 'embedded' (default) or a net file
+#       1000), each into OUT/gen-s<seed>.data with its log; NET: 'embedded'
+#       (default) or a net file
 #   tools/nnue/device_round.sh train [train.py options...]
 #       there: tools/nnue/train.py on the GPU (--device cuda) over
-#       .device/data/*.data, the net, its .json, the last checkpoint and the
-#       log copied into $OUT (at most 8 files come back); PYTHON names the
-#       interpreter that has PyTorch (default python3, as there)
+#       .device/data/*.data; the net, its .json, the last checkpoint and the
+#       log are copied into OUT; PYTHON names the interpreter that has
+#       PyTorch (default python3)
 #
-# The run call carries .device, e.g. (run's command, carry [".device"]):
+# OUT (an environment variable) is the folder the results go to, default
+# .device/out. For example, there:
 #   tools/nnue/device_round.sh datagen 1000 420
 #   tools/nnue/device_round.sh train --init nets/chariot-50c50c8b70b0.nnue --lr 5e-4 --epochs 12
-# The data that came back is merged here with `chariot datagen merge`.
+# The shards that come back are merged with `chariot datagen merge`.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 dev="$root/.device"
+out="${OUT:-$dev/out}"
 job="${1:-}"
 shift || true
 
@@ -54,17 +58,15 @@ case "$job" in
       cp "$f" "$dev/data/"
     done
     du -sh "$dev"
-    size=$(du -sm "$dev" | cut -f1)
-    if [ "$size" -gt 60 ]; then echo "warning: .device is ${size} MiB; the working tree may carry 64 MiB in all" >&2; fi
     ;;
   datagen)
-    : "${OUT:?datagen runs on the device machine, where \$OUT is set}"
+    mkdir -p "$out"
     seed="${1:-1000}"
     seconds="${2:-420}"
     net="${3:-embedded}"
     binary="$dev/chariot-portable"
     if grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then binary="$dev/chariot-x86-64-v3"; fi
-    [ -x "$binary" ] || { echo "no $binary: run 'prepare' here and carry .device" >&2; exit 1; }
+    [ -x "$binary" ] || { echo "no $binary: run 'prepare' first and copy .device along" >&2; exit 1; }
     # The book is found beside the binary.
     cores=$(nproc)
     shards=$(( cores / 4 > 0 ? cores / 4 : 1 ))
@@ -73,30 +75,30 @@ case "$job" in
     for i in $(seq 0 $(( shards - 1 ))); do
       s=$(( seed + i ))
       timeout "$seconds" "$binary" datagen --threads 4 --nodes 5000 --seed "$s" --net "$net" --progress 60 \
-        "$OUT/gen-s$s.data" 2>"$OUT/gen-s$s.log" &
+        "$out/gen-s$s.data" 2>"$out/gen-s$s.log" &
       pids+=($!)
     done
     for p in "${pids[@]}"; do wait "$p" || true; done  # timeout's exit 124 is the plan
-    "$binary" datagen check "$OUT"/gen-s*.data
+    "$binary" datagen check "$out"/gen-s*.data
     ;;
   train)
-    : "${OUT:?train runs on the device machine, where \$OUT is set}"
+    mkdir -p "$out"
     shopt -s nullglob
     data=("$dev"/data/*.data)
-    [ "${#data[@]}" -gt 0 ] || { echo "no data in $dev/data: run 'prepare DATA...' here" >&2; exit 1; }
+    [ "${#data[@]}" -gt 0 ] || { echo "no data in $dev/data: run 'prepare DATA...' first" >&2; exit 1; }
     work=/tmp/nnue-round
     rm -rf "$work"
     mkdir -p "$work"
     set +e
     PYTHONUNBUFFERED=1 "${PYTHON:-python3}" "$root/tools/nnue/train.py" --data "${data[@]}" --out-dir "$work" \
-      --device cuda --threads "$(nproc)" --progress 30 "$@" 2>&1 | tee "$OUT/train.log"
+      --device cuda --threads "$(nproc)" --progress 30 "$@" 2>&1 | tee "$out/train.log"
     rc=${PIPESTATUS[0]}
     set -e
     results=("$work"/*.nnue "$work"/*.json)
     checkpoints=("$work"/checkpoints/*.pt)
     [ "${#checkpoints[@]}" -eq 0 ] || results+=("${checkpoints[-1]}")
-    [ "${#results[@]}" -eq 0 ] || cp "${results[@]}" "$OUT/"
-    ls -la "$OUT"
+    [ "${#results[@]}" -eq 0 ] || cp "${results[@]}" "$out/"
+    ls -la "$out"
     exit "$rc"
     ;;
   *) usage ;;

@@ -22,7 +22,7 @@ not in check, best move quiet, score neither a mate nor a repetition
 verdict). One game in ten (by its key) is held out to measure the fit; the
 constants written are then fitted on all the games.
 
-    /usr/bin/python3 tools/wdl/fit_wdl.py /work/chariot-data/gen1-s1.data --games 12000 \
+    /usr/bin/python3 tools/wdl/fit_wdl.py gen1-s1.data --games 12000 \
         --header include/chariot/wdl_model.h
 
 --games N reads only the first N games (the data files are append-only, so
