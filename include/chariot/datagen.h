@@ -13,6 +13,9 @@
 //                      u16 move (from + 90 * to, squares rank * 9 + file),
 //                      i16 score (internal units, side to move's view; 0 for
 //                      opening plies), u8 flags (PlyFlag)
+// The start FEN is the standard start position for book openings (the book
+// and random plies follow as opening plies) and the chosen position of a
+// master game with --starts (only the random plies follow as opening plies).
 // A reader stops at the first record that is short or fails its check; the
 // generator truncates such a tail when it resumes.
 #pragma once

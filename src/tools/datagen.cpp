@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -19,6 +20,8 @@
 #include "chariot/eval.h"
 #include "chariot/movegen.h"
 #include "chariot/nnue.h"
+#include "chariot/notation.h"
+#include "chariot/pgn.h"
 #include "chariot/rules.h"
 #include "chariot/thread.h"
 #include "chariot/tool_args.h"
@@ -179,8 +182,11 @@ struct Settings {
     Value openingLimit = 400;          // an opening whose quick search scores beyond this is drawn again
     int maxPlies = 400;
     int hashMB = 16;
-    std::string book;  // default: the engine's
-    std::string net;   // empty: the handcrafted evaluation; "embedded" or a net file
+    bool randomGiven = false;         // --random-plies given (else the default of the opening kind)
+    std::string book;                 // default: the engine's
+    std::vector<std::string> starts;  // master games' PGN files: start from their positions instead of the book
+    int startMin = 8, startMax = 80;  // the master game's position after this many plies (clipped to its length)
+    std::string net;                  // empty: the handcrafted evaluation; "embedded" or a net file
     std::shared_ptr<const nnue::Network> network;
     int progressSeconds = 10;
 };
@@ -192,9 +198,64 @@ constexpr int AdjudicateDrawFromPly = 160;
 constexpr Value AdjudicateDrawScore = 15;
 constexpr int AdjudicateDrawPlies = 24;
 
+// A game of a --starts file, read once at start-up: its start position and
+// its moves up to the end or to the first move that does not read.
+struct StartLine {
+    std::string fen;
+    std::vector<Move> moves;
+};
+
+// Reads the --starts files; nullopt (after a message) when a file cannot be
+// read, is not PGN or holds no game with a legal move.
+std::optional<std::vector<StartLine>> loadStarts(const std::vector<std::string>& paths, std::ostream& err) {
+    std::vector<StartLine> lines;
+    for (const std::string& path : paths) {
+        std::ifstream f(path, std::ios::binary);
+        if (!f) return err << fmt::format("datagen: --starts {}: cannot read the file\n", path), std::nullopt;
+        const std::string bytes{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+        if (f.bad()) return err << fmt::format("datagen: --starts {}: read error\n", path), std::nullopt;
+        if (bytes.empty()) return err << fmt::format("datagen: --starts {}: the file is empty\n", path), std::nullopt;
+        const pgn::PgnFile file = pgn::parsePgn(bytes);
+        if (file.error) return err << fmt::format("datagen: --starts {}: {}\n", path, *file.error), std::nullopt;
+        size_t used = 0, stopped = 0, positions = 0;
+        for (const pgn::PgnGame& game : file.games) {
+            StartLine line;
+            line.fen = game.fen();
+            Position pos;
+            if (pos.setFen(line.fen)) continue;  // a bad FEN tag: the game is left out
+            bool complete = !game.unreadable;
+            for (const pgn::PgnMove& m : game.moves) {
+                const Move move = notation::parseMove(pos, m.text);
+                if (!move) {
+                    complete = false;  // a bad record: its valid prefix is kept
+                    break;
+                }
+                line.moves.push_back(move);
+                pos.makeMove(move);
+            }
+            stopped += !complete;
+            if (line.moves.empty()) continue;
+            positions += line.moves.size() + 1;
+            ++used;
+            lines.push_back(std::move(line));
+        }
+        if (!used)
+            return err << fmt::format("datagen: --starts {}: no game with a legal move ({} game(s) read)\n", path,
+                                      file.games.size()),
+                   std::nullopt;
+        err << fmt::format(
+            "datagen: starts {}: {}, {} game(s), {} used, {} stopped early (kept up to the bad move), "
+            "{} positions\n",
+            path, file.encoding, file.games.size(), used, stopped, positions);
+    }
+    lines.shrink_to_fit();
+    return lines;
+}
+
 class Generator {
 public:
-    Generator(const Settings& s, const Book* book) : settings_(s), book_(book) {}
+    Generator(const Settings& s, const Book* book, const std::vector<StartLine>* starts)
+        : settings_(s), book_(book), starts_(starts && !starts->empty() ? starts : nullptr) {}
 
     Game play(uint64_t index, TranspositionTable& tt, Searcher& searcher) const {
         uint64_t rng = settings_.seed * 0x9E3779B97F4A7C15ULL ^ (index + 1) * 0xD1B54A32D192ED03ULL;
@@ -206,14 +267,31 @@ public:
         game.seed = settings_.seed;
         game.index = index;
         Position pos;
-        // Openings: a walk through the book, then random plies; drawn again
-        // while the position is already lopsided.
+        // Openings: a walk through the book (or a master game's position),
+        // then random plies; drawn again while the position is already lopsided.
         for (int attempt = 0;; ++attempt) {
             tt.clear();
             searcher.clearHistory();
             pos = Position();
             game.plies.clear();
-            const int bookPlies = book_ ? int(random() % uint64_t(settings_.bookPlies + 1)) : 0;
+            game.startFen = std::string(StartFen);
+            if (starts_) {
+                // The record starts at the chosen position: the master's moves
+                // are neither the engine's nor searched, and the game may not
+                // begin at the start position. Its FEN carries the no-capture
+                // count; the game has no history before it, so the record
+                // replays exactly as it was played.
+                const StartLine& line = (*starts_)[random() % uint64_t(starts_->size())];
+                const int length = int(line.moves.size());
+                const int lo = std::min(settings_.startMin, length), hi = std::min(settings_.startMax, length);
+                const int ply = lo + int(random() % uint64_t(hi - lo + 1));
+                Position walk;
+                walk.setFen(line.fen);  // read back when the file was loaded
+                for (int i = 0; i < ply; ++i) walk.makeMove(line.moves[size_t(i)]);
+                game.startFen = walk.fen();
+                pos.setFen(game.startFen);  // a FEN written by fen() reads back
+            }
+            const int bookPlies = book_ && !starts_ ? int(random() % uint64_t(settings_.bookPlies + 1)) : 0;
             for (int i = 0; i < bookPlies; ++i) {
                 const Move m = pickBookMove(book_->probe(pos), random());
                 if (!m) break;
@@ -243,8 +321,8 @@ public:
             const SearchResult r = searcher.search(pos, quick, options);
             if (std::abs(r.score) <= settings_.openingLimit || attempt >= 50) break;
         }
-        // The opening is stored as moves from the start position.
-        game.startFen = std::string(StartFen);
+        // The book and random plies are stored as moves from game.startFen,
+        // flagged as opening plies.
 
         SearchLimits limits;
         limits.nodes = settings_.nodes;
@@ -304,6 +382,7 @@ public:
 private:
     const Settings& settings_;
     const Book* book_;
+    const std::vector<StartLine>* starts_;  // nullptr: openings from the book
 };
 
 struct Tally {
@@ -334,7 +413,11 @@ constexpr const char* Usage =
     "         --book FILE      opening book walked at random first (default: chariot.book beside the binary;\n"
     "                          'none' for no book)\n"
     "         --book-plies N   at most N book plies, a random count from 0 (default 12)\n"
-    "         --random-plies A-B  then A to B uniformly random legal plies (default 2-8)\n"
+    "         --random-plies A-B  then A to B uniformly random legal plies (default 2-8; 0-2 with --starts)\n"
+    "         --starts FILE    start from positions of the games of this PGN file instead of the book\n"
+    "                          (repeat for more files; UTF-8, GBK or Big5; Chinese, WXF or ICCS moves)\n"
+    "         --start-plies A-B  the position after A to B plies of a game drawn at random, clipped to\n"
+    "                          its length (default 8-80)\n"
     "         --max-plies N    a game longer than N plies is a draw (default 400)\n"
     "         --hash MB        hash table per game thread (default 16)\n"
     "         --net FILE       evaluate with this NNUE net ('embedded': the built-in one; default: the\n"
@@ -344,8 +427,14 @@ constexpr const char* Usage =
     "       chariot datagen check <file.data>...            count games, positions, results, damage\n";
 
 int generateData(const Settings& s, std::ostream& err) {
+    std::vector<StartLine> starts;
+    if (!s.starts.empty()) {
+        auto loaded = loadStarts(s.starts, err);
+        if (!loaded) return 2;
+        starts = std::move(*loaded);
+    }
     std::unique_ptr<Book> book;
-    if (s.book != "none") {
+    if (s.book != "none" && starts.empty()) {
         std::string error;
         const std::string path = s.book.empty() ? defaultBookPath() : s.book;
         book = Book::load(path, error);
@@ -398,7 +487,7 @@ int generateData(const Settings& s, std::ostream& err) {
         return index;
     };
 
-    Generator generator(s, book.get());
+    Generator generator(s, book.get(), &starts);
     std::mutex writeMutex;
     Tally session;
     std::atomic<int> running{s.threads};
@@ -567,12 +656,23 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
                 ok = false, err << "datagen: --net needs a file (or 'embedded')\n";
             else
                 s.net = *v;
-        } else if (a == "--random-plies") {
+        } else if (a == "--starts") {
+            const std::string* v = value();
+            if (!v)
+                ok = false, err << "datagen: --starts needs a PGN file\n";
+            else
+                s.starts.push_back(*v);
+        } else if (a == "--random-plies" || a == "--start-plies") {
+            const bool randomPlies = a == "--random-plies";
+            int& lo = randomPlies ? s.randomMin : s.startMin;
+            int& hi = randomPlies ? s.randomMax : s.startMax;
+            const int most = randomPlies ? 100 : 1000;
             const std::string* v = value();
             const size_t dash = v ? v->find('-') : std::string::npos;
-            ok = v && dash != std::string::npos && tools::parseNumber(v->substr(0, dash), s.randomMin, 0, 100) &&
-                 tools::parseNumber(v->substr(dash + 1), s.randomMax, s.randomMin, 100);
-            if (!ok) err << "datagen: --random-plies needs A-B with 0 <= A <= B <= 100\n";
+            ok = v && dash != std::string::npos && tools::parseNumber(v->substr(0, dash), lo, 0, most) &&
+                 tools::parseNumber(v->substr(dash + 1), hi, lo, most);
+            if (!ok) err << fmt::format("datagen: {} needs A-B with 0 <= A <= B <= {}\n", a, most);
+            s.randomGiven = s.randomGiven || randomPlies;
         } else if (!a.empty() && a[0] == '-') {
             err << "datagen: unknown option " << a << '\n' << Usage;
             return 2;
@@ -585,6 +685,9 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
         if (!ok) return 2;
     }
     if (s.out.empty()) return err << Usage, 2;
+    if (!s.starts.empty() && !s.book.empty() && s.book != "none")
+        return err << "datagen: --starts and --book are two kinds of opening; give one\n", 2;
+    if (!s.starts.empty() && !s.randomGiven) s.randomMin = 0, s.randomMax = 2;
     if (!s.net.empty()) {
         std::string error;
         s.network = s.net == "embedded" ? nnue::embeddedNetwork() : nnue::Network::load(s.net, error);
