@@ -227,6 +227,9 @@ std::string executableDir() {
     return parentOf(std::string(buffer, size_t(n)));
 }
 
+#ifndef __EMSCRIPTEN__
+// (The WebAssembly build has no standard input to read: src/web/main.cpp
+// defines readStdin there, over the lines JavaScript sends.)
 size_t readStdin(char* buffer, size_t size) {
     while (true) {
         const ssize_t n = ::read(STDIN_FILENO, buffer, size);
@@ -234,6 +237,7 @@ size_t readStdin(char* buffer, size_t size) {
         return n > 0 ? size_t(n) : 0;
     }
 }
+#endif
 
 std::optional<std::string> systemGbkToUtf8(std::string_view bytes) {
     iconv_t cd = ::iconv_open("UTF-8", "GBK");
