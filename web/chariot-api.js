@@ -41,8 +41,18 @@
     var moduleArg = {
       onChariotLine: function (line) {
         // A copy: a listener may remove itself (or add another) while called.
+        // A listener that throws does not stop the others or the engine's
+        // output queue: its error is thrown again on its own.
         var now = listeners.slice();
-        for (var i = 0; i < now.length; i++) now[i](line);
+        for (var i = 0; i < now.length; i++) {
+          try {
+            now[i](line);
+          } catch (error) {
+            setTimeout(function () {
+              throw error;
+            }, 0);
+          }
+        }
       },
       onChariotExit: function (code) {
         // The engine has ended (`quit`, or the input closed): its threads

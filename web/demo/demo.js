@@ -29,7 +29,9 @@ window.chariotDemo = state; // read by the browser test
 
 const worker = new Worker("engine-worker.js");
 const send = (line) => worker.postMessage(line);
-let query = null; // {fen, legal} while `d` + `perft 1` are answered
+// The `d` + `perft 1` queries sent and not yet answered, oldest first (the
+// engine answers in order); only the latest one is shown.
+const queries = [];
 
 worker.onmessage = (event) => {
   const msg = event.data;
@@ -58,14 +60,13 @@ function onLine(line) {
     $("newgame").disabled = false;
     $("strength").disabled = false;
     newGame();
-  } else if (query && words[0] === "fen") {
-    query.fen = line.slice(4);
-  } else if (query && /^[a-i][0-9][a-i][0-9]: \d+$/.test(line)) {
-    query.legal.push(line.slice(0, 4));
-  } else if (query && line.startsWith("Nodes searched")) {
-    const answer = query;
-    query = null;
-    onPosition(answer);
+  } else if (queries.length && words[0] === "fen") {
+    queries[0].fen = line.slice(4);
+  } else if (queries.length && /^[a-i][0-9][a-i][0-9]: \d+$/.test(line)) {
+    queries[0].legal.push(line.slice(0, 4));
+  } else if (queries.length && line.startsWith("Nodes searched")) {
+    const answer = queries.shift();
+    if (queries.length === 0) onPosition(answer);
   } else if (words[0] === "info" && words.includes("pv")) {
     showAnalysis(words);
   } else if (words[0] === "bestmove" && state.phase === "engine") {
@@ -112,7 +113,7 @@ function newGame() {
 function refresh() {
   state.phase = "wait";
   state.selected = null;
-  query = { fen: "", legal: [] };
+  queries.push({ fen: "", legal: [] });
   send(`position startpos${state.moves.length ? " moves " + state.moves.join(" ") : ""}`);
   send("d");
   send("perft 1");

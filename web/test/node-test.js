@@ -7,7 +7,8 @@
 //      (the same search, the same net, SIMD kernels giving the same bits)
 //   2. two threads search and answer a legal move (the legal moves from the
 //      engine's own `perft 1`); Hash beyond the module's memory is clamped
-//      with a message; a line sent during a search (`stop`) reaches it
+//      with a message; a line sent during a search (`stop`) reaches it; the
+//      API works inside a Node worker thread too
 //   3. the tarball installs into an empty folder (npm, offline) and a script
 //      there, and the package's bin on stdin/stdout, get a bestmove
 "use strict";
@@ -86,6 +87,23 @@ async function main() {
         `go infinite + stop after 1 s: ${stopped[stopped.length - 1]} after ${ms} ms`);
   await session(engine, ["quit"], /^bye/);
   check((await engine.exited) === 0, "quit: the engine ends with code 0");
+
+  // The API inside a Node worker thread (the engine's own threads nest in it).
+  const inWorker = await new Promise((resolve, reject) => {
+    const { Worker } = require("worker_threads");
+    const worker = new Worker(`
+      const { parentPort } = require("worker_threads");
+      require(${JSON.stringify(path.join(build, "package", "chariot.js"))})().then((engine) => {
+        engine.addMessageListener((line) => {
+          if (line.startsWith("bestmove")) { parentPort.postMessage(line); engine.terminate(); }
+        });
+        engine.postMessage("position startpos moves h2e2 h9g7");
+        engine.postMessage("go depth 6");
+      });`, { eval: true });
+    worker.once("message", (line) => { worker.terminate(); resolve(line); });
+    worker.once("error", reject);
+  });
+  check(/^bestmove [a-i]\d[a-i]\d/.test(inWorker), `in a worker thread: ${inWorker}`);
 
   // 3. the tarball in an empty folder.
   const tgz = fs.readdirSync(build).filter((f) => /^chariot-xiangqi-.*\.tgz$/.test(f));
