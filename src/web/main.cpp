@@ -26,6 +26,8 @@
 
 namespace {
 
+constexpr int MaxThreads = 32;
+
 // The engine's standard input: the bytes of the lines given by JavaScript,
 // in order, and whether the input has been closed.
 struct Input {
@@ -87,17 +89,23 @@ EMSCRIPTEN_KEEPALIVE void chariot_close_input() {
 int main() {
     // The protocol front-end alone, as `chariot` without arguments runs it
     // (the command-line tools are not part of this build).
-    chariot::Protocol protocol([](const std::string& line) {
-        // Posted to the JavaScript thread, which frees the copy; one queue
-        // for all threads keeps the lines in the order they were written.
-        char* copy = strdup(line.c_str());
-        MAIN_THREAD_ASYNC_EM_ASM(
-            {
-                Module["onChariotLine"](UTF8ToString($0));
-                _free($0);
-            },
-            copy);
-    });
+    // At most 32 search threads: each is a Web Worker with an 8 MB stack in
+    // the module's memory, which is 2 GB at most (the hash takes up to half).
+    chariot::WorkCaps caps;
+    caps.threads = MaxThreads;
+    chariot::Protocol protocol(
+        [](const std::string& line) {
+            // Posted to the JavaScript thread, which frees the copy; one queue
+            // for all threads keeps the lines in the order they were written.
+            char* copy = strdup(line.c_str());
+            MAIN_THREAD_ASYNC_EM_ASM(
+                {
+                    Module["onChariotLine"](UTF8ToString($0));
+                    _free($0);
+                },
+                copy);
+        },
+        caps);
     const int code = protocol.runStdin();
     MAIN_THREAD_ASYNC_EM_ASM({ Module["onChariotExit"]($0); }, code);
     return code;

@@ -73,6 +73,9 @@ async function main() {
   const two = await session(engine, ["setoption usebook false", "setoption threads 2", "go depth 10"], /^bestmove/);
   const move = two[two.length - 1].split(" ")[1];
   check(legal.includes(move), `threads 2: bestmove ${move} is legal`);
+  const many = await session(engine, ["setoption threads 64", "isready"], /^readyok/);
+  check(many.some((l) => /threads: at most 32/.test(l)), "Threads 64 is clamped to 32 with a message");
+  engine.postMessage("setoption threads 2");
   const hash = await session(engine, ["setoption hashsize 4096", "isready"], /^readyok/);
   const said = hash.find((l) => /hash table is \d+ MB/.test(l)) || "";
   const mb = Number((/(\d+) MB/.exec(said) || [])[1]);
