@@ -8,18 +8,25 @@
 #                              NNUE trainer's tests)
 #   scripts/build.sh windows   install what is missing, cross-compile build-windows/chariot.exe
 #                              (MinGW-w64, cmake/mingw-w64-x86_64.cmake) and its chariot.book
+#   scripts/build.sh wasm      install what is missing (Emscripten, Node.js, npm), build the
+#                              WebAssembly engine in build-wasm/package/chariot.js (net and book
+#                              inside), its npm package build-wasm/chariot-xiangqi-<version>.tgz
+#                              and the demo page in build-wasm/demo (docs/web.md)
 #
-# Environment: BUILD_DIR (default build; build-windows for `windows`), BUILD_TYPE
-# (default Release), JOBS. `windows` builds the book with wine if it is
-# installed, else with a native chariot built in NATIVE_BUILD_DIR (default build).
+# Environment: BUILD_DIR (default build; build-windows for `windows`, build-wasm
+# for `wasm`), BUILD_TYPE (default Release), JOBS. `windows` builds the book with
+# wine if it is installed, else with a native chariot built in NATIVE_BUILD_DIR
+# (default build); `wasm` always builds the book with that native chariot.
 set -euo pipefail
 
 job="${1:-bench}"
-case "$job" in bench|test|windows) ;; *) echo "usage: $0 bench|test|windows" >&2; exit 2 ;; esac
+case "$job" in bench|test|windows|wasm) ;; *) echo "usage: $0 bench|test|windows|wasm" >&2; exit 2 ;; esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ "$job" = windows ]; then
   build_dir="${BUILD_DIR:-$root/build-windows}"
+elif [ "$job" = wasm ]; then
+  build_dir="${BUILD_DIR:-$root/build-wasm}"
 else
   build_dir="${BUILD_DIR:-$root/build}"
 fi
@@ -38,6 +45,13 @@ fi
 # fmt and Catch2 are used header-only by the cross build; g++ builds the book
 # builder when there is no wine.
 if [ "$job" = windows ]; then packages+=(g++-mingw-w64-x86-64-posix); fi
+# Emscripten (Debian's, with its clang and binaryen); Node.js and npm only if
+# there is no node or npm (one from elsewhere, e.g. NodeSource, will do).
+if [ "$job" = wasm ]; then
+  packages+=(emscripten)
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -71,6 +85,20 @@ if [ "$job" = windows ]; then
   # The book is built by wine (the toolchain file found it) or by the native build.
   cmake --build "$build_dir" -j "$jobs" --target chariot chariot_book
   echo "== built $build_dir/chariot.exe and $build_dir/chariot.book"
+  exit 0
+fi
+if [ "$job" = wasm ]; then
+  native_dir="${NATIVE_BUILD_DIR:-$root/build}"
+  echo "== building the native chariot in $native_dir (it builds the book)"
+  cmake -S "$root" -B "$native_dir" -DCMAKE_BUILD_TYPE="$build_type"
+  cmake --build "$native_dir" -j "$jobs" --target chariot
+  # Debian's Emscripten runs its JavaScript tools with Debian's node modules.
+  export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+  echo "== building the WebAssembly engine ($build_type) in $build_dir"
+  emcmake cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DCHARIOT_BUILD_TESTS=OFF \
+    -DCHARIOT_BOOK_BUILDER="$native_dir/chariot"
+  cmake --build "$build_dir" -j "$jobs" --target chariot_web
+  "$root/web/assemble.sh" "$build_dir"
   exit 0
 fi
 echo "== building ($build_type) in $build_dir"

@@ -73,12 +73,14 @@ void Engine::declareOptions() {
         });
     hash.zeroMeansDefault = true;
     options_.add(std::move(hash));
-    Option threads = spinOption("threads", "Threads", 1, 1, 256, "search threads (Lazy SMP; UCCI 0: 1)",
-                                [this](const OptionValue& v) {
-                                    searcher_.wait();
-                                    searchOptions_.threads = int(std::min<int64_t>(v.spin, caps_.threads));
-                                    return Messages{};
-                                });
+    Option threads = spinOption(
+        "threads", "Threads", 1, 1, 256, "search threads (Lazy SMP; UCCI 0: 1)", [this, say](const OptionValue& v) {
+            searcher_.wait();
+            searchOptions_.threads = int(std::min<int64_t>(v.spin, caps_.threads));
+            // Only a front-end with a lower cap than the option's range (the
+            // WebAssembly build: 32) clamps, and says so.
+            return say(v.spin > caps_.threads, fmt::format("threads: at most {} in this build", caps_.threads));
+        });
     threads.zeroMeansDefault = true;
     options_.add(std::move(threads));
     options_.add(

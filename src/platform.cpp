@@ -229,6 +229,9 @@ std::string executableDir() {
     return parentOf(std::string(buffer, size_t(n)));
 }
 
+#ifndef __EMSCRIPTEN__
+// (The WebAssembly build has no standard input to read: src/web/main.cpp
+// defines readStdin there, over the lines JavaScript sends.)
 size_t readStdin(char* buffer, size_t size) {
     while (true) {
         const ssize_t n = ::read(STDIN_FILENO, buffer, size);
@@ -236,6 +239,7 @@ size_t readStdin(char* buffer, size_t size) {
         return n > 0 ? size_t(n) : 0;
     }
 }
+#endif
 
 std::optional<std::string> systemToUtf8(std::string_view bytes, Charset charset) {
     // CP950 is Big5 as Windows writes it (a few more characters, the euro

@@ -35,12 +35,21 @@ Value toTT(Value v, int ply) {
     if (v <= -ValueMateInMaxPly) return v - ply;
     return v;
 }
+#if defined(__cpp_lib_atomic_ref)
 uint64_t loadWord(const uint64_t& word) {
     return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(word)).load(std::memory_order_relaxed);
 }
 void storeWord(uint64_t& word, uint64_t value) {
     std::atomic_ref<uint64_t>(word).store(value, std::memory_order_relaxed);
 }
+void touchWord(uint64_t& word) { std::atomic_ref<uint64_t>(word).fetch_or(0, std::memory_order_relaxed); }
+#else
+// A standard library without std::atomic_ref (libc++ before 19, which the
+// WebAssembly build uses): the same relaxed accesses by the compiler's builtins.
+uint64_t loadWord(const uint64_t& word) { return __atomic_load_n(&word, __ATOMIC_RELAXED); }
+void storeWord(uint64_t& word, uint64_t value) { __atomic_store_n(&word, value, __ATOMIC_RELAXED); }
+void touchWord(uint64_t& word) { __atomic_fetch_or(&word, uint64_t(0), __ATOMIC_RELAXED); }
+#endif
 
 Value fromTT(Value v, int ply) {
     if (v >= ValueMateInMaxPly) return v - ply;
@@ -81,8 +90,7 @@ void TranspositionTable::startPopulating() {
         constexpr size_t Page = 4096;
         for (size_t offset = 0; offset < bytes; offset += Page) {
             if ((offset & ((size_t(1) << 21) - 1)) == 0 && populateStop_.load(std::memory_order_relaxed)) return;
-            std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(begin + offset))
-                .fetch_or(0, std::memory_order_relaxed);
+            touchWord(*reinterpret_cast<uint64_t*>(begin + offset));
         }
     });
 }

@@ -9,6 +9,9 @@
 //            start-up (a static initializer in platform.cpp) the C runtime's
 //            LC_CTYPE is set to the user's ANSI code page, so that every
 //            narrow file name (std::filesystem included) is read in it.
+//   WebAssembly (Emscripten): the POSIX code, except readStdin, which the
+//            web front-end (src/web/main.cpp) defines over the lines that
+//            JavaScript sends.
 #pragma once
 
 #include <cstddef>

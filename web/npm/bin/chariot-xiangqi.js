@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Chariot's WebAssembly build on standard input and output, as the native
+// engine: for GUIs, match runners and protocol probes that start an engine
+// as a process (`npx chariot-xiangqi`, or `node bin/chariot-xiangqi.js`).
+"use strict";
+const readline = require("readline");
+const Chariot = require("../chariot.js");
+
+// Lines that arrive while the module loads wait here, in order.
+const waiting = [];
+let engine = null;
+let inputClosed = false;
+
+const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+input.on("line", (line) => (engine ? engine.postMessage(line) : waiting.push(line)));
+input.on("close", () => {
+  inputClosed = true;
+  if (engine) engine.closeInput();
+});
+
+Chariot().then(
+  (started) => {
+    engine = started;
+    engine.addMessageListener((line) => process.stdout.write(line + "\n"));
+    engine.exited.then((code) => process.exit(code || 0));
+    for (const line of waiting.splice(0)) engine.postMessage(line);
+    if (inputClosed) engine.closeInput();
+  },
+  (error) => {
+    process.stderr.write(`chariot-xiangqi: ${error.message}\n`);
+    process.exit(1);
+  }
+);
