@@ -240,3 +240,176 @@ TEST_CASE("datagen --help names --starts", "[datagen]") {
     CHECK(text.find("--starts FILE") != std::string::npos);
     CHECK(text.find("--start-plies A-B") != std::string::npos);
 }
+
+// ---------------------------------------------------------------------------
+// datagen relabel
+
+namespace {
+
+const std::string SampleData = Data + "/../../tools/nnue/testdata/sample-s7-12games.data";
+
+// A small file made by the generator itself: `games` games at `nodes`.
+std::string generated(const test::TempDir& dir, const std::string& name, int games, int nodes, uint64_t seed = 11) {
+    const std::string out = dir.file(name);
+    const Run run = runDatagen({"--book", "none", "--games", std::to_string(games), "--nodes", std::to_string(nodes),
+                                "--max-plies", "40", "--seed", std::to_string(seed), "--progress", "0", out});
+    INFO(run.messages);
+    REQUIRE(run.status == 0);
+    return out;
+}
+
+// Everything but the search's labels (score and the quiet, in-check and
+// capture-best flags) is equal.
+void checkSameGames(const std::vector<datagen::Game>& a, const std::vector<datagen::Game>& b) {
+    REQUIRE(a.size() == b.size());
+    constexpr uint8_t searchBits = datagen::PlyFlag::Quiet | datagen::PlyFlag::InCheck | datagen::PlyFlag::CaptureBest;
+    for (size_t i = 0; i < a.size(); ++i) {
+        INFO("game " << i);
+        CHECK(a[i].seed == b[i].seed);
+        CHECK(a[i].index == b[i].index);
+        CHECK(a[i].result == b[i].result);
+        CHECK(a[i].termination == b[i].termination);
+        CHECK(a[i].startFen == b[i].startFen);
+        REQUIRE(a[i].plies.size() == b[i].plies.size());
+        for (size_t k = 0; k < a[i].plies.size(); ++k) {
+            CHECK(a[i].plies[k].move == b[i].plies[k].move);
+            CHECK((a[i].plies[k].flags & ~searchBits) == (b[i].plies[k].flags & ~searchBits));
+        }
+    }
+}
+
+datagen::FileHeader headerOf(const std::string& path) {
+    datagen::Reader reader;
+    std::string error;
+    REQUIRE(reader.open(path, error));
+    return reader.header();
+}
+
+}  // namespace
+
+TEST_CASE("datagen relabel with the generator's nodes, net and hash gives back its file", "[datagen][relabel]") {
+    test::TempDir dir;
+    const std::string original = generated(dir, "orig.data", 4, 300);
+    const std::string one = dir.file("one.data"), two = dir.file("two.data");
+    const Run run = runDatagen({"relabel", "--nodes", "300", "--progress", "0", original, one});
+    INFO(run.messages);
+    REQUIRE(run.status == 0);
+    CHECK(fileBytes(one) == fileBytes(original));
+    const Run run2 = runDatagen({"relabel", "--nodes", "300", "--threads", "2", "--progress", "0", original, two});
+    REQUIRE(run2.status == 0);
+    CHECK(fileBytes(two) == fileBytes(original));
+}
+
+TEST_CASE("datagen relabel at other nodes: the same games, new labels, any thread count", "[datagen][relabel]") {
+    test::TempDir dir;
+    const std::string a = dir.file("a.data"), b = dir.file("b.data"), c = dir.file("c.data");
+    const Run run = runDatagen({"relabel", "--nodes", "200", "--progress", "0", SampleData, a});
+    INFO(run.messages);
+    REQUIRE(run.status == 0);
+    REQUIRE(runDatagen({"relabel", "--nodes", "200", "--progress", "0", SampleData, b}).status == 0);
+    REQUIRE(runDatagen({"relabel", "--nodes", "200", "--threads", "3", "--progress", "0", SampleData, c}).status == 0);
+    CHECK(fileBytes(a) == fileBytes(b));
+    CHECK(fileBytes(a) == fileBytes(c));
+
+    const auto before = readGames(SampleData), after = readGames(a);
+    REQUIRE(before.size() == 12);
+    checkSameGames(before, after);
+    CHECK(headerOf(a).seed == headerOf(SampleData).seed);
+    CHECK(headerOf(a).nodes == 200);
+    CHECK(headerOf(SampleData).nodes != 200);
+
+    // Scores changed somewhere; opening plies stay unsearched; the flags
+    // agree with the positions (in check replayed independently here).
+    size_t changed = 0, searched = 0;
+    for (size_t i = 0; i < after.size(); ++i) {
+        Position pos = test::fromFen(after[i].startFen);
+        for (size_t k = 0; k < after[i].plies.size(); ++k) {
+            const datagen::Ply& p = after[i].plies[k];
+            if (p.flags & datagen::PlyFlag::Opening) {
+                CHECK(p.score == 0);
+            } else {
+                ++searched;
+                changed += p.score != before[i].plies[k].score;
+                CHECK(bool(p.flags & datagen::PlyFlag::InCheck) == pos.inCheck());
+                if (p.flags & datagen::PlyFlag::Quiet) {
+                    CHECK_FALSE(p.flags & (datagen::PlyFlag::InCheck | datagen::PlyFlag::CaptureBest));
+                    CHECK(std::abs(p.score) < 20000);
+                }
+            }
+            pos.makeMove(p.move);
+        }
+    }
+    CHECK(searched > 100);
+    CHECK(changed > searched / 10);
+
+    // `datagen check` reads it whole.
+    std::string text;
+    std::ostringstream err;
+    CHECK(datagen::runDatagenTool(
+              {"check", a}, [&](const std::string& line) { text += line + "\n"; }, err) == 0);
+    CHECK(text.find("games 12") != std::string::npos);
+    CHECK(text.find("damaged") == std::string::npos);
+}
+
+TEST_CASE("datagen relabel resumes a cut output and refuses another file's", "[datagen][relabel]") {
+    test::TempDir dir;
+    const std::string full = dir.file("full.data"), part = dir.file("part.data");
+    REQUIRE(runDatagen({"relabel", "--nodes", "150", "--progress", "0", SampleData, full}).status == 0);
+    const std::string bytes = fileBytes(full);
+    for (size_t cut : {size_t(0), size_t(32), size_t(40), bytes.size() / 2, bytes.size() - 3, bytes.size()}) {
+        INFO("cut at " << cut);
+        test::writeFile(part, bytes.substr(0, cut));
+        const Run run =
+            runDatagen({"relabel", "--nodes", "150", "--threads", "2", "--progress", "0", SampleData, part});
+        INFO(run.messages);
+        REQUIRE(run.status == 0);
+        CHECK(fileBytes(part) == bytes);
+    }
+    // Other nodes than the output's: refused, the file left as it was.
+    const Run other = runDatagen({"relabel", "--nodes", "151", "--progress", "0", SampleData, part});
+    CHECK(other.status == 2);
+    CHECK(other.messages.find("150 nodes") != std::string::npos);
+    CHECK(fileBytes(part) == bytes);
+    // An output made from another input (same seed and nodes): refused.
+    const std::string mine = generated(dir, "mine.data", 2, 150, headerOf(SampleData).seed);
+    const std::string foreign = dir.file("foreign.data");
+    REQUIRE(runDatagen({"relabel", "--nodes", "150", "--progress", "0", mine, foreign}).status == 0);
+    const std::string foreignBytes = fileBytes(foreign);
+    const Run wrong = runDatagen({"relabel", "--nodes", "150", "--progress", "0", SampleData, foreign});
+    CHECK(wrong.status == 2);
+    CHECK(wrong.messages.find("not made from this input") != std::string::npos);
+    CHECK(fileBytes(foreign) == foreignBytes);
+}
+
+TEST_CASE("datagen relabel: bad input and bad arguments", "[datagen][relabel]") {
+    test::TempDir dir;
+    const std::string out = dir.file("out.data");
+    // A damaged input: its valid games are relabelled, with a warning.
+    const std::string sample = fileBytes(SampleData);
+    const std::string damaged = dir.file("damaged.data");
+    test::writeFile(damaged, sample.substr(0, sample.size() - 100));
+    const Run run = runDatagen({"relabel", "--nodes", "100", "--progress", "0", damaged, out});
+    INFO(run.messages);
+    CHECK(run.status == 0);
+    CHECK(run.messages.find("damaged record") != std::string::npos);
+    CHECK(readGames(out).size() == 11);
+
+    auto refused = [&](const std::vector<std::string>& args, const std::string& words) {
+        const Run r = runDatagen(args);
+        INFO(r.messages);
+        CHECK(r.status == 2);
+        CHECK(r.messages.find(words) != std::string::npos);
+    };
+    refused({"relabel", dir.file("missing.data"), dir.file("x.data")}, "cannot open");
+    CHECK_FALSE(std::filesystem::exists(dir.file("x.data")));
+    refused({"relabel", SampleData, dir.file("no/such/dir/x.data")}, "cannot write");
+    refused({"relabel", SampleData, SampleData}, "the output is the input");
+    refused({"relabel", SampleData}, "an input and an output");
+    refused({"relabel", "--nodes", "0", SampleData, out}, "--nodes needs a number");
+    refused({"relabel", "--net", dir.file("none.nnue"), SampleData, out}, "--net");
+    refused({"relabel", "--depth", "3", SampleData, out}, "unknown option --depth");
+    const std::string text = dir.file("text.data");
+    test::writeFile(text, "not a data file at all, just some words");
+    refused({"relabel", SampleData, text}, "not a Chariot data file");
+    CHECK(fileBytes(text) == "not a data file at all, just some words");
+}

@@ -56,7 +56,7 @@ const char* terminationName(Termination t);
 namespace PlyFlag {
 constexpr uint8_t Quiet = 1;  // a training position: searched, not in check, best move quiet, score not decisive
 constexpr uint8_t InCheck = 2;
-constexpr uint8_t CaptureBest = 4;  // the move played (the search's best) captures
+constexpr uint8_t CaptureBest = 4;  // the search's best move captures (the move played, unless relabelled)
 constexpr uint8_t Opening = 8;      // a book or random opening ply: not searched, score 0
 }  // namespace PlyFlag
 
@@ -113,7 +113,8 @@ private:
 // Decodes one payload (for the reader and the tests); nullopt if malformed.
 std::optional<Game> decodePayload(const uint8_t* data, size_t size);
 
-// `chariot datagen ...`: generate, merge, check. Messages go to `err`.
+// `chariot datagen ...`: generate, merge, check, relabel (the same games
+// with every searched position searched again). Messages go to `err`.
 int runDatagenTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print,
                    std::ostream& err);
 

@@ -4,8 +4,10 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <iterator>
 #include <map>
@@ -287,6 +289,20 @@ std::optional<StartGames> loadStarts(const std::vector<std::string>& paths, std:
     return games;
 }
 
+// A searched position's stored score and flags (shared by the generator and
+// the relabeller, so that both mean the same by them).
+int16_t storedScore(Value score) { return int16_t(std::clamp(score, -32000, 32000)); }
+uint8_t searchFlags(const Position& pos, const SearchResult& r) {
+    const bool inCheck = pos.inCheck(), capture = !pos.isEmpty(r.best.to());
+    return uint8_t((inCheck ? PlyFlag::InCheck : 0) | (capture ? PlyFlag::CaptureBest : 0) |
+                   (!inCheck && !capture && !isDecisive(r.score) ? PlyFlag::Quiet : 0));
+}
+
+// The node limit of the search that checks an opening before the game is
+// played; the relabeller repeats it so that the hash table and history hold
+// what they held when each position was first searched.
+uint64_t openingCheckNodes(uint32_t nodes) { return std::max<uint32_t>(nodes / 2, 500); }
+
 class Generator {
 public:
     Generator(const Settings& s, const Book* book, const StartGames* starts)
@@ -352,7 +368,7 @@ public:
             generateLegal(pos, legal);
             if (legal.size == 0) continue;
             SearchLimits quick;
-            quick.nodes = std::max<uint32_t>(settings_.nodes / 2, 500);
+            quick.nodes = openingCheckNodes(settings_.nodes);
             const SearchResult r = searcher.search(pos, quick, options);
             if (std::abs(r.score) <= settings_.openingLimit || attempt >= 50) break;
         }
@@ -387,13 +403,7 @@ public:
 
             const SearchResult r = searcher.search(pos, limits, options);
             if (!r.best) return finish(lossFor(us), Termination::Mate);  // cannot happen: legal moves exist
-            const bool inCheck = pos.inCheck(), capture = !pos.isEmpty(r.best.to());
-            Ply ply;
-            ply.move = r.best;
-            ply.score = int16_t(std::clamp(r.score, -32000, 32000));
-            ply.flags = uint8_t((inCheck ? PlyFlag::InCheck : 0) | (capture ? PlyFlag::CaptureBest : 0) |
-                                (!inCheck && !capture && !isDecisive(r.score) ? PlyFlag::Quiet : 0));
-            game.plies.push_back(ply);
+            game.plies.push_back({r.best, storedScore(r.score), searchFlags(pos, r)});
 
             // Adjudication on both sides' consecutive scores (red's view).
             const Value red = us == Color::Red ? r.score : -r.score;
@@ -459,7 +469,12 @@ constexpr const char* Usage =
     "                          handcrafted evaluation)\n"
     "         --progress S     a progress line on stderr every S seconds (default 10)\n"
     "       chariot datagen merge <out.data> <in.data>...   concatenate shards (valid records, no duplicates)\n"
-    "       chariot datagen check <file.data>...            count games, positions, results, damage\n";
+    "       chariot datagen check <file.data>...            count games, positions, results, damage\n"
+    "       chariot datagen relabel [options] <in.data> <out.data>\n"
+    "                          the same games with every searched position searched again: new scores\n"
+    "                          and flags, the same moves and results (resumable: rerun to continue);\n"
+    "                          --nodes N (default 5000), --threads N, --net FILE, --hash MB, --progress S\n"
+    "                          as above; the generator's --nodes, --net and --hash give its own scores\n";
 
 int generateData(const Settings& s, std::ostream& err) {
     StartGames starts;
@@ -567,6 +582,301 @@ int generateData(const Settings& s, std::ostream& err) {
     return 0;
 }
 
+// ---------------------------------------------------------------------------
+// Relabelling: the same games, every searched position searched again (with
+// another net, or more nodes). Each game is replayed as the generator played
+// it: a cleared hash table and history, the opening check's search at the
+// position after the opening plies, then one search per position in turn,
+// so a game's new labels depend on the game alone, not on the thread or the
+// games before it, and the generator's own labels come back exactly given
+// its nodes, net and hash size.
+
+struct RelabelSettings {
+    std::string in, out;
+    uint32_t nodes = 5000;
+    int threads = 1;
+    int hashMB = 16;
+    std::string net;  // empty: the handcrafted evaluation
+    std::shared_ptr<const nnue::Network> network;
+    int progressSeconds = 10;
+};
+
+constexpr uint8_t SearchFlagBits = PlyFlag::Quiet | PlyFlag::InCheck | PlyFlag::CaptureBest;
+
+// One game relabelled; an error when its record does not replay (a start
+// FEN that does not read or a move that is not legal where it stands).
+struct Relabelled {
+    Game game;
+    std::string error;
+    uint64_t searched = 0;
+};
+
+Relabelled relabelGame(Game game, const RelabelSettings& s, TranspositionTable& tt, Searcher& searcher) {
+    Relabelled out;
+    tt.clear();
+    searcher.clearHistory();
+    SearchOptions options;
+    options.threads = 1;
+    options.net = s.network;
+    Position pos;
+    if (auto error = pos.setFen(game.startFen)) {
+        out.error = fmt::format("game {} (seed {}): start FEN does not read: {}", game.index, game.seed, *error);
+        return out;
+    }
+    bool checked = false;  // the opening check's search has been repeated
+    for (size_t i = 0; i < game.plies.size(); ++i) {
+        Ply& ply = game.plies[i];
+        MoveList legal;
+        generateLegal(pos, legal);
+        if (std::find(legal.moves, legal.moves + legal.size, ply.move) == legal.moves + legal.size) {
+            out.error = fmt::format("game {} (seed {}): ply {} is not a legal move", game.index, game.seed, i + 1);
+            return out;
+        }
+        if (!(ply.flags & PlyFlag::Opening)) {
+            if (!checked) {
+                SearchLimits quick;
+                quick.nodes = openingCheckNodes(s.nodes);
+                searcher.search(pos, quick, options);
+                checked = true;
+            }
+            SearchLimits limits;
+            limits.nodes = s.nodes;
+            const SearchResult r = searcher.search(pos, limits, options);
+            // The best move may differ from the move played: the flags say what
+            // this search found (a capture best is no quiet position).
+            ply.score = storedScore(r.score);
+            ply.flags = uint8_t((ply.flags & ~SearchFlagBits) | searchFlags(pos, r));
+            ++out.searched;
+        }
+        pos.makeMove(ply.move);
+    }
+    out.game = std::move(game);
+    return out;
+}
+
+// Same game apart from the search's labels?
+bool sameGame(const Game& a, const Game& b) {
+    if (a.seed != b.seed || a.index != b.index || a.result != b.result || a.termination != b.termination ||
+        a.startFen != b.startFen || a.plies.size() != b.plies.size())
+        return false;
+    for (size_t i = 0; i < a.plies.size(); ++i)
+        if (a.plies[i].move != b.plies[i].move ||
+            (a.plies[i].flags & ~SearchFlagBits) != (b.plies[i].flags & ~SearchFlagBits))
+            return false;
+    return true;
+}
+
+int relabelData(const RelabelSettings& s, std::ostream& err) {
+    Reader reader;
+    std::string error;
+    if (!reader.open(s.in, error)) return err << "datagen relabel: " << error << '\n', 2;
+    if (std::filesystem::exists(s.out) && std::filesystem::equivalent(s.in, s.out))
+        return err << "datagen relabel: the output is the input\n", 2;
+    const uint64_t seed = reader.header().seed;
+
+    // Resume: OUT's valid games must be IN's first games, relabelled at the
+    // same nodes; they are kept and the rest is appended.
+    uint64_t keepBytes = 0, kept = 0, keptPositions = 0;
+    std::error_code ec;
+    if (std::filesystem::exists(s.out) && std::filesystem::file_size(s.out, ec) > 0) {
+        Reader done;
+        if (!done.open(s.out, error)) return err << "datagen relabel: " << error << "; give another output file\n", 2;
+        if (done.header().seed != seed || done.header().nodes != s.nodes)
+            return err << fmt::format(
+                       "datagen relabel: {} holds seed {} at {} nodes, not seed {} at {} nodes; continue it with "
+                       "its own input and --nodes, or write a new file\n",
+                       s.out, done.header().seed, done.header().nodes, seed, s.nodes),
+                   2;
+        while (auto g = done.next()) {
+            auto original = reader.next();
+            if (!original || !sameGame(*original, *g))
+                return err << fmt::format(
+                           "datagen relabel: game {} of {} (index {}) is not game {} of {}: {} was not made from "
+                           "this input; write a new file\n",
+                           kept + 1, s.out, g->index, kept + 1, s.in, s.out),
+                       2;
+            ++kept;
+            for (const Ply& p : g->plies) keptPositions += !(p.flags & PlyFlag::Opening);
+        }
+        keepBytes = done.goodBytes();
+        if (done.damaged()) err << "datagen relabel: " << s.out << ": " << done.damage() << "; the rest is cut\n";
+    }
+    if (keepBytes) {
+        std::filesystem::resize_file(s.out, keepBytes, ec);
+        if (ec) return err << "datagen relabel: cannot write " << s.out << ": " << ec.message() << '\n', 2;
+        err << fmt::format("datagen relabel: resuming {}: {} game(s) kept\n", s.out, kept);
+    }
+    std::FILE* file = std::fopen(s.out.c_str(), keepBytes ? "ab" : "wb");
+    if (!file) return err << "datagen relabel: cannot write " << s.out << '\n', 2;
+    if (!keepBytes) {
+        const auto header = encodeHeader(seed, s.nodes);
+        std::fwrite(header.data(), 1, header.size(), file);
+    }
+
+    // The main thread reads IN and writes OUT in input order; the workers
+    // relabel the games of a window of at most a few per thread.
+    struct Shared {
+        std::mutex mutex;
+        std::condition_variable wake;
+        std::deque<std::pair<uint64_t, Game>> todo;
+        std::map<uint64_t, Relabelled> finished;
+        bool closing = false;
+    } shared;
+    std::vector<std::thread> workers;
+    for (int t = 0; t < s.threads; ++t)
+        workers.emplace_back([&] {
+            TranspositionTable tt(size_t(s.hashMB));
+            Searcher searcher(tt);
+            while (true) {
+                std::pair<uint64_t, Game> job;
+                {
+                    std::unique_lock lock(shared.mutex);
+                    shared.wake.wait(lock, [&] { return shared.closing || !shared.todo.empty(); });
+                    if (shared.todo.empty()) return;
+                    job = std::move(shared.todo.front());
+                    shared.todo.pop_front();
+                }
+                Relabelled r = relabelGame(std::move(job.second), s, tt, searcher);
+                std::lock_guard lock(shared.mutex);
+                shared.finished.emplace(job.first, std::move(r));
+                shared.wake.notify_all();
+            }
+        });
+
+    const size_t window = size_t(s.threads) * 4;
+    const uint64_t inBytes = std::filesystem::file_size(s.in, ec);
+    const uint64_t startBytes = reader.goodBytes();
+    uint64_t queued = 0, written = 0, doneBytes = startBytes, positions = 0;
+    bool inputEnd = false;
+    int status = 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto last = start;
+    auto report = [&](bool final) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double rate = double(positions) / std::max(seconds, 1e-3);
+        const uint64_t run = doneBytes - startBytes, left = inBytes > doneBytes ? inBytes - doneBytes : 0;
+        const std::string eta = final ? std::string("done")
+                                : run ? fmt::format("about {:.0f} s left", seconds * double(left) / double(run))
+                                      : "time left unknown";
+        err << fmt::format(
+            "datagen relabel: {:.0f} s, games {} (this run {}), positions searched this run {} ({:.0f}/s), "
+            "{:.0f}% of the input; {}\n",
+            seconds, kept + written, written, positions, rate,
+            inBytes ? 100.0 * double(doneBytes) / double(inBytes) : 100.0, eta);
+    };
+    while (true) {
+        // Fill the window.
+        while (!inputEnd && queued - written < window) {
+            auto g = reader.next();
+            if (!g) {
+                inputEnd = true;
+                if (reader.damaged())
+                    err << "datagen relabel: " << s.in << ": " << reader.damage()
+                        << "; the games before it are relabelled\n";
+                break;
+            }
+            std::lock_guard lock(shared.mutex);
+            shared.todo.emplace_back(queued++, std::move(*g));
+            shared.wake.notify_all();
+        }
+        if (inputEnd && written == queued) break;
+        // Write what is ready, in order.
+        std::unique_lock lock(shared.mutex);
+        shared.wake.wait_for(lock, std::chrono::milliseconds(100), [&] { return shared.finished.count(written) > 0; });
+        bool stop = false;
+        while (shared.finished.count(written)) {
+            Relabelled r = std::move(shared.finished.at(written));
+            shared.finished.erase(written);
+            if (!r.error.empty()) {
+                err << "datagen relabel: " << s.in << ": " << r.error << "; stopping there\n";
+                status = 1;
+                stop = true;
+                break;
+            }
+            const auto bytes = encodeRecord(r.game);
+            std::fwrite(bytes.data(), 1, bytes.size(), file);
+            ++written;
+            doneBytes += bytes.size();  // the same size as the input record
+            positions += r.searched;
+        }
+        if (stop) {
+            shared.todo.clear();
+            break;
+        }
+        lock.unlock();
+        std::fflush(file);
+        if (s.progressSeconds > 0 &&
+            std::chrono::steady_clock::now() - last >= std::chrono::seconds(s.progressSeconds)) {
+            last = std::chrono::steady_clock::now();
+            report(false);
+        }
+    }
+    {
+        std::lock_guard lock(shared.mutex);
+        shared.closing = true;
+        shared.wake.notify_all();
+    }
+    for (auto& w : workers) w.join();
+    const bool writeError = std::ferror(file) != 0;
+    if (std::fclose(file) != 0 || writeError)
+        return err << "datagen relabel: cannot write " << s.out << " (disk full?)\n", 2;
+    report(true);
+    err << fmt::format("datagen relabel: wrote {}: {} game(s), {} searched position(s) ({} kept from before)\n", s.out,
+                       kept + written, keptPositions + positions, kept);
+    return status;
+}
+
+int relabelCommand(const std::vector<std::string>& args, std::ostream& err) {
+    RelabelSettings s;
+    std::vector<std::string> files;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto number = [&](auto& out, auto lo, auto hi) {
+            using T = std::remove_reference_t<decltype(out)>;
+            if (i + 1 >= args.size() || !tools::parseNumber(args[++i], out, T(lo), T(hi))) {
+                err << fmt::format("datagen relabel: {} needs a number from {} to {}\n", a, lo, hi);
+                return false;
+            }
+            return true;
+        };
+        bool ok = true;
+        if (a == "--nodes")
+            ok = number(s.nodes, 1, 100000000);
+        else if (a == "--threads")
+            ok = number(s.threads, 1, 256);
+        else if (a == "--hash")
+            ok = number(s.hashMB, 1, 4096);
+        else if (a == "--progress")
+            ok = number(s.progressSeconds, 0, 86400);
+        else if (a == "--net") {
+            if (i + 1 >= args.size())
+                ok = false, err << "datagen relabel: --net needs a file (or 'embedded')\n";
+            else
+                s.net = args[++i];
+        } else if (!a.empty() && a[0] == '-') {
+            err << "datagen relabel: unknown option " << a << '\n' << Usage;
+            return 2;
+        } else {
+            files.push_back(a);
+        }
+        if (!ok) return 2;
+    }
+    if (files.size() != 2) return err << "datagen relabel: give an input and an output file\n" << Usage, 2;
+    s.in = files[0];
+    s.out = files[1];
+    if (!s.net.empty()) {
+        std::string error;
+        s.network = s.net == "embedded" ? nnue::embeddedNetwork() : nnue::Network::load(s.net, error);
+        if (!s.network) {
+            err << "datagen relabel: --net " << s.net << ": "
+                << (s.net == "embedded" ? nnue::embeddedNetworkError() : error) << '\n';
+            return 2;
+        }
+        err << "datagen relabel: evaluating with the net " << s.network->name() << '\n';
+    }
+    return relabelData(s, err);
+}
+
 int mergeData(const std::vector<std::string>& args, std::ostream& err) {
     if (args.size() < 2) return err << Usage, 2;
     const std::string& out = args[0];
@@ -647,6 +957,7 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "merge") return mergeData(std::vector<std::string>(args.begin() + 1, args.end()), err);
+    if (args[0] == "relabel") return relabelCommand(std::vector<std::string>(args.begin() + 1, args.end()), err);
     if (args[0] == "check") return checkData(std::vector<std::string>(args.begin() + 1, args.end()), print, err);
 
     Settings s;
