@@ -315,10 +315,9 @@ std::shared_ptr<const Network> embeddedNetwork() { return builtIn().net; }
 std::string embeddedNetworkError() { return builtIn().error; }
 std::string_view embeddedNetworkName() { return embedded::Size > 0 ? embedded::Name : ""; }
 std::shared_ptr<const Network> calibrationNetwork() {
-    // The same file as the default net: share it.
-    if (calibration::Size == embedded::Size && calibration::Size > 0 &&
-        std::string_view(calibration::Name) == embedded::Name)
-        return builtIn().net;
+    // The default net's file (the names are content hashes): share it, so
+    // that the hash table does not take them for two evaluations.
+    if (calibration::Size > 0 && std::string_view(calibration::Name) == embedded::Name) return builtIn().net;
     return calibrationNet().net;
 }
 
