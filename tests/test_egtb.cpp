@@ -247,7 +247,10 @@ TEST_CASE("egtb: the generator agrees with a forward solver", "[egtb]") {
     for (std::vector<const char*> names :
          {std::vector<const char*>{"KRK"}, {"KHK"}, {"KCK"}, {"KPK"}, {"KRK", "KRKA"}, {"KPK", "KPKB"}}) {
         ForwardSolver solver;
-        for (const char* name : names) solver.addMaterial(piecesOf(material(name)));
+        for (const char* name : names) {
+            solver.addMaterial(piecesOf(material(name)));
+            library().get(name);
+        }
         solver.solve();
         std::map<std::string, std::array<uint64_t, 2>> legalOnDE;
         Position pos;
@@ -324,4 +327,163 @@ TEST_CASE("egtb: the search agrees with the tables", "[egtb]") {
     }
     CHECK(wins >= 20);
     CHECK(draws >= 20);
+}
+
+// ---------------------------------------------------------------------------
+// Files, the command line, and the engine with tables.
+
+#include "chariot/egtb/prober.h"
+#include "chariot/egtb/table_file.h"
+#include "chariot/egtb/tool.h"
+#include "chariot/ucci.h"
+
+namespace {
+
+struct ToolRun {
+    int code;
+    std::string out, err;
+};
+
+ToolRun egtbTool(const std::vector<std::string>& args) {
+    ToolRun r;
+    std::ostringstream err;
+    r.code = runEgtbTool(
+        args, [&](const std::string& line) { r.out += line + "\n"; }, err);
+    r.err = err.str();
+    return r;
+}
+
+// A folder with KRK and KRKA built by the command line (once for the run).
+const std::string& builtFolder() {
+    static test::TempDir dir;
+    static const std::string path = [] {
+        const ToolRun r = egtbTool({"build", "--threads", "2", "--only", "KRKA", dir.file("")});
+        REQUIRE(r.code == 0);
+        return dir.file("");
+    }();
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("egtb: files round trip, resume, verify, list", "[egtb]") {
+    test::TempDir dir;
+    ToolRun r = egtbTool({"build", "--only", "KHKA", dir.file("")});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("built 2 table(s), 0 already there") != std::string::npos);
+    // The files hold what the generator made.
+    std::string error;
+    for (const char* name : {"KHK", "KHKA"}) {
+        auto t = readTable(dir.file(std::string(name) + ".xtb"), error);
+        REQUIRE(t);
+        CHECK(t->values == library().get(name)->values);
+    }
+    // Resumable: an intact table is kept; a damaged one is rebuilt.
+    r = egtbTool({"build", "--only", "KHKA", dir.file("")});
+    CHECK(r.out.find("built 0 table(s), 2 already there") != std::string::npos);
+    std::string bytes = test::readFile(dir.file("KHKA.xtb"));
+    bytes[bytes.size() / 2] ^= 0x20;
+    test::writeFile(dir.file("KHKA.xtb"), bytes);
+    CHECK_FALSE(inspectTable(dir.file("KHKA.xtb"), error));
+    CHECK(error.find("checksum") != std::string::npos);
+    r = egtbTool({"verify", dir.file("")});
+    CHECK(r.code == 1);
+    CHECK(r.out.find("KHKA: FAILED") != std::string::npos);
+    r = egtbTool({"build", "--only", "KHKA", dir.file("")});
+    CHECK(r.err.find("checksum mismatch") != std::string::npos);
+    CHECK(r.out.find("built 1 table(s), 1 already there") != std::string::npos);
+    r = egtbTool({"verify", "--threads", "2", dir.file("")});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("2 table(s) checked, 0 failed") != std::string::npos);
+    r = egtbTool({"list", dir.file("")});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("KHKA ") != std::string::npos);
+    // Bad input: clear messages, no crash.
+    CHECK(egtbTool({"build", "--only", "KAKR", dir.file("")}).code == 2);
+    CHECK(egtbTool({"frobnicate"}).code == 2);
+    CHECK(egtbTool({"list", dir.file("nothing-here")}).code == 1);
+}
+
+TEST_CASE("egtb: the engine probes the tables", "[egtb]") {
+    const std::string& folder = builtFolder();
+    Engine engine;
+    engine.setTablebaseLoader(tablebaseLoader());
+    engine.setOption("usebook", "false");
+
+    // A bad folder: a message, and the engine plays on without tables.
+    auto set = engine.setOption("egtbpath", folder + "/missing");
+    REQUIRE(set.messages.size() == 1);
+    CHECK(set.messages[0].find("playing without tables") != std::string::npos);
+    CHECK_FALSE(engine.tablebase());
+    set = engine.setOption("egtbpath", folder);
+    REQUIRE(set.messages.size() == 1);
+    CHECK(set.messages[0].find("2 endgame table(s)") != std::string::npos);
+    REQUIRE(engine.tablebase());
+
+    // The longest KRKA win: the search answers with the table's mate and a
+    // move that keeps it (one ply shorter for the opponent).
+    const Table* t = library().get("KRKA");
+    const int longest = t->counts().maxDtm;
+    Placement p;
+    int found = 0;
+    for (uint64_t idx = 0; idx < t->indexer.size() && found < 3; ++idx) {
+        const uint16_t v = t->value(StrongToMove, idx);
+        if (!isWinValue(v) || dtmOf(v) != longest - 1 || !t->indexer.decode(idx, p)) continue;
+        ++found;
+        REQUIRE_FALSE(engine.setPosition(fenOf(p, StrongToMove), {}));
+        SearchLimits limits;
+        limits.depth = 3;
+        const SearchResult r = engine.search(limits);
+        INFO(fenOf(p, StrongToMove));
+        CHECK(r.score == mateIn(dtmOf(v)));
+        Position after = engine.position();
+        after.makeMove(r.best);
+        const auto child = engine.probeTablebase(after);
+        REQUIRE(child);
+        CHECK(child->wdl == TbWdl::Loss);
+        CHECK(child->dtm == dtmOf(v) - 1);
+    }
+    CHECK(found > 0);
+
+    // A capture into a table: rook takes the cannon, KRK A left (black to move, lost).
+    const std::string fen = "5a3/c8/4k4/R8/9/9/9/9/9/3K5 w - - 0 1";
+    REQUIRE_FALSE(engine.setPosition(fen, {}));
+    Position after = engine.position();
+    after.makeMove(Move::parse("a6a8"));
+    REQUIRE(engine.probeTablebase(after));
+    REQUIRE(engine.probeTablebase(after)->wdl == TbWdl::Loss);
+    SearchLimits limits;
+    limits.depth = 4;
+    SearchResult r = engine.search(limits);
+    INFO(r.best.toString() << " " << r.score);
+    CHECK(r.best == Move::parse("a6a8"));
+    CHECK(r.score >= ValueTbWin - MaxPly);
+    CHECK(r.score <= ValueTbWin);
+    // Without tables the same search sees no such score (the bench is untouched by them).
+    engine.setOption("useegtb", "false");
+    engine.newGame();
+    r = engine.search(limits);
+    CHECK(r.score < ValueTbWin - MaxPly);
+}
+
+TEST_CASE("egtb: probe and go show the table's verdict", "[egtb]") {
+    const std::string& folder = builtFolder();
+    std::vector<std::string> out;
+    Protocol protocol([&](const std::string& line) { out.push_back(line); });
+    protocol.engine().setTablebaseLoader(tablebaseLoader());
+    REQUIRE(protocol.runLines({"uci", "setoption name EGTBPath value " + folder, "setoption name OwnBook value false",
+                               "position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", "probe", "go depth 3", "quit"}) == 0);
+    auto has = [&](const std::string& text) {
+        return std::any_of(out.begin(), out.end(),
+                           [&](const std::string& l) { return l.find(text) != std::string::npos; });
+    };
+    INFO([&] {
+        std::string all;
+        for (const auto& l : out) all += l + "\n";
+        return all;
+    }());
+    CHECK(has("info string egtb KRK: won, mate in 1 moves (1 plies)"));
+    CHECK(has("score mate 1"));
+    CHECK(has("bestmove a0d0"));
 }

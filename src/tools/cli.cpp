@@ -10,6 +10,7 @@
 #include "chariot/datagen.h"
 #include "chariot/epd.h"
 #if CHARIOT_EGTB
+#include "chariot/egtb/prober.h"
 #include "chariot/egtb/tool.h"
 #endif
 #include "chariot/platform.h"
@@ -63,6 +64,9 @@ int runRulesTool(const std::vector<std::string>& args, const std::function<void(
 int runCommandLine(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print) {
     if (args.empty()) {
         Protocol protocol(print);
+#if CHARIOT_EGTB
+        protocol.engine().setTablebaseLoader(egtb::tablebaseLoader());
+#endif
         return protocol.runStdin();
     }
     const std::string& cmd = args[0];
