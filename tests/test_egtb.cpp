@@ -233,7 +233,7 @@ TEST_CASE("egtb: index round trip and mirror", "[egtb]") {
 }
 
 TEST_CASE("egtb: small tables pass the engine's rules check", "[egtb]") {
-    for (const char* name : {"KRK", "KHK", "KCK", "KPK", "KRKA", "KHKA", "KCKB", "KPKB", "KRAKB"}) {
+    for (const char* name : {"KRK", "KHK", "KCK", "KPK", "KRKA", "KHKA", "KCKB", "KPKB", "KRAKB", "KPPK"}) {
         const Table* t = library().get(name);
         const VerifyResult r = verifyTable(*t, library().lookup(), 2);
         INFO(name << ": " << (r.examples.empty() ? "" : r.examples.front()));
@@ -486,4 +486,29 @@ TEST_CASE("egtb: probe and go show the table's verdict", "[egtb]") {
     CHECK(has("info string egtb KRK: won, mate in 1 moves (1 plies)"));
     CHECK(has("score mate 1"));
     CHECK(has("bestmove a0d0"));
+}
+
+#include "chariot/analyze.h"
+
+TEST_CASE("egtb: analyze marks a move that throws away a table win", "[egtb]") {
+    const std::string& folder = builtFolder();
+    test::TempDir dir;
+    // KRK, red to win; the rook goes next to the black king, which takes it: a draw.
+    test::writeFile(dir.file("game.pgn"),
+                    "[FEN \"4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1\"]\n[Format \"ICCS\"]\n\n1. F0-F9 E9-F9 *\n");
+    std::string out;
+    std::ostringstream err;
+    std::istringstream in;
+    const int code = analyze::runAnalyzeTool(
+        {"--depth", "3", "--egtb", folder, dir.file("game.pgn")}, [&](const std::string& line) { out += line + "\n"; },
+        err, in, false);
+    INFO(out << err.str());
+    CHECK(code == 0);
+    CHECK(out.find("F0-F9??") != std::string::npos);
+    CHECK(out.find("egtb KRK: draw") != std::string::npos);
+    // Without the tables the position after the blunder is outside them: no verdict.
+    out.clear();
+    analyze::runAnalyzeTool(
+        {"--depth", "3", dir.file("game.pgn")}, [&](const std::string& line) { out += line + "\n"; }, err, in, false);
+    CHECK(out.find("egtb") == std::string::npos);
 }
