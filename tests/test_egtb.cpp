@@ -399,6 +399,23 @@ TEST_CASE("egtb: files round trip, resume, verify, list", "[egtb]") {
     r = egtbTool({"list", dir.file("")});
     CHECK(r.code == 0);
     CHECK(r.out.find("KHKA ") != std::string::npos);
+    // The engine refuses a damaged file with a message and uses the rest.
+    {
+        std::string damaged = test::readFile(dir.file("KHKA.xtb"));
+        damaged[damaged.size() / 3] ^= 0x01;
+        test::writeFile(dir.file("KHKA.xtb"), damaged);
+        Engine engine;
+        engine.setTablebaseLoader(tablebaseLoader());
+        const auto set = engine.setOption("egtbpath", dir.file(""));
+        REQUIRE(set.messages.size() == 1);
+        CHECK(set.messages[0].find("1 endgame table(s) found; 1 refused") != std::string::npos);
+        CHECK(set.messages[0].find("checksum mismatch") != std::string::npos);
+        Position pos;
+        REQUIRE_FALSE(pos.setFen("3k5/4a4/9/9/9/9/9/9/4N4/4K4 w - - 0 1"));
+        CHECK_FALSE(engine.probeTablebase(pos));  // KHKA: refused
+        REQUIRE_FALSE(pos.setFen("3k5/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1"));
+        CHECK(engine.probeTablebase(pos));  // KHK: in use
+    }
     // Bad input: clear messages, no crash.
     CHECK(egtbTool({"build", "--only", "KAKR", dir.file("")}).code == 2);
     CHECK(egtbTool({"frobnicate"}).code == 2);

@@ -16,7 +16,8 @@ namespace {
 class FolderProber final : public TablebaseProber {
 public:
     // The entries are fixed here; only their files are opened later (once each).
-    explicit FolderProber(const std::vector<std::pair<std::string, std::string>>& tables) {
+    FolderProber(const std::vector<std::pair<std::string, std::string>>& tables, std::vector<std::string> refused)
+        : refused_(std::move(refused)) {
         for (const auto& [name, path] : tables) entries_.emplace(name, std::make_unique<Entry>(path));
     }
 
@@ -45,7 +46,11 @@ public:
         return r;
     }
 
-    std::string describe() const override { return fmt::format("{} endgame table(s) found", entries_.size()); }
+    std::string describe() const override {
+        std::string out = fmt::format("{} endgame table(s) found", entries_.size());
+        if (!refused_.empty()) out += fmt::format("; {} refused (first: {})", refused_.size(), refused_.front());
+        return out;
+    }
 
 private:
     struct Entry {
@@ -77,6 +82,7 @@ private:
     }
 
     std::map<std::string, std::unique_ptr<Entry>> entries_;
+    std::vector<std::string> refused_;
 };
 
 }  // namespace
@@ -88,19 +94,27 @@ TablebaseLoader tablebaseLoader() {
             error = "no folder " + dir;
             return nullptr;
         }
+        // Every file is read and checked now (header, versions, CRC-32): a
+        // damaged or outdated one is refused with a message, not met in a game.
         std::vector<std::pair<std::string, std::string>> tables;
+        std::vector<std::string> refused;
         for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
             const auto p = entry.path();
             if (p.extension() != ".xtb") continue;
             std::string why;
             const auto m = Material::parse(p.stem().string(), why);
-            if (m && m->name() == p.stem().string()) tables.emplace_back(m->name(), p.string());
+            if (!m || m->name() != p.stem().string()) continue;
+            if (inspectTable(p.string(), why))
+                tables.emplace_back(m->name(), p.string());
+            else
+                refused.push_back(why);
         }
         if (tables.empty()) {
-            error = "no endgame tables (*.xtb) in " + dir;
+            error = refused.empty() ? "no endgame tables (*.xtb) in " + dir
+                                    : fmt::format("no usable endgame tables in {} ({})", dir, refused.front());
             return nullptr;
         }
-        return std::make_shared<FolderProber>(tables);
+        return std::make_shared<FolderProber>(tables, std::move(refused));
     };
 }
 
