@@ -198,8 +198,10 @@ TEST_CASE("egtb: material names", "[egtb]") {
     CHECK_FALSE(Material::parse("KRRRK", error));
     CHECK_FALSE(Material::parse("KXK", error));
     CHECK(error.find("unknown piece") != std::string::npos);
-    // Every standard set's sub-tables come before it.
+    // Every standard set's sub-tables come before it: 9 bare defences against
+    // 4 attackers with 9 own defences each and against 6 attacker pairs.
     const auto all = standardMaterials();
+    CHECK(all.size() == 9 * (4 * 9 + 6));
     for (size_t i = 0; i < all.size(); ++i)
         for (const Material& s : subMaterials(all[i])) {
             const auto at = std::find(all.begin(), all.end(), s);
