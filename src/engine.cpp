@@ -35,6 +35,17 @@ std::function<void(const SearchInfo&)> shownLines(std::function<void(const Searc
     };
 }
 
+// The reports of a search whose root the tables know show the table's score.
+std::function<void(const SearchInfo&)> withTableScore(std::function<void(const SearchInfo&)> onInfo, Value v) {
+    if (!onInfo) return onInfo;
+    return [onInfo = std::move(onInfo), v](const SearchInfo& info) {
+        SearchInfo shown = info;
+        shown.score = v;
+        shown.bound = Bound::Exact;
+        onInfo(shown);
+    };
+}
+
 }  // namespace
 
 int randomnessAmplitude(Randomness r) {
@@ -334,13 +345,7 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
     options.time.noMoreCommands = request.inputClosed;
     if (const auto tbScore = limited ? std::nullopt : tablebaseRoot(request.limits, options)) {
         // The reports show the table's score (the search sees only the moves that keep it).
-        if (callbacks.onIteration)
-            callbacks.onIteration = [f = std::move(callbacks.onIteration), v = *tbScore](const SearchInfo& info) {
-                SearchInfo shown = info;
-                shown.score = v;
-                shown.bound = Bound::Exact;
-                f(shown);
-            };
+        callbacks.onIteration = withTableScore(std::move(callbacks.onIteration), *tbScore);
         if (callbacks.onBestMove)
             callbacks.onBestMove = [f = std::move(callbacks.onBestMove), v = *tbScore](const BestMove& answer) {
                 BestMove shown = answer;
@@ -380,6 +385,7 @@ SearchResult Engine::search(const SearchLimits& limits, const std::function<void
     if (!skill::limited(skill.level)) {
         SearchLimits tbLimits = limits;
         if (const auto tbScore = tablebaseRoot(tbLimits, options)) {
+            callbacks.onIteration = withTableScore(std::move(callbacks.onIteration), *tbScore);
             SearchResult r = searcher_.search(position_, tbLimits, options, std::move(callbacks));
             if (r.best) r.score = *tbScore;
             return r;
