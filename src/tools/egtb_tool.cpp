@@ -1,6 +1,7 @@
 #include "chariot/egtb/tool.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -9,8 +10,11 @@
 #include <fmt/format.h>
 
 #include "chariot/egtb/generator.h"
+#include "chariot/egtb/probe.h"
 #include "chariot/egtb/table_file.h"
 #include "chariot/egtb/verify.h"
+#include "chariot/movegen.h"
+#include "chariot/rules.h"
 #include "chariot/tool_args.h"
 
 namespace chariot::egtb {
@@ -21,12 +25,16 @@ constexpr std::string_view Usage =
     "usage: chariot egtb build [--threads N] [--only MATERIAL] DIR\n"
     "       chariot egtb verify [--threads N] [--only MATERIAL] [--sample K] DIR\n"
     "       chariot egtb list DIR\n"
+    "       chariot egtb play [--games N] [--nodes N] [--seed S] DIR MATERIAL\n"
     "Endgame tablebases for one side with only its king, advisors and elephants.\n"
     "  build   solves every table (or MATERIAL and the smaller tables it needs) into DIR,\n"
     "          one file per material; tables already there and intact are kept\n"
     "  verify  re-checks the tables in DIR (or MATERIAL) against the engine's rules;\n"
     "          --sample K checks every K-th position only\n"
     "  list    the tables in DIR with their counts\n"
+    "  play    won positions of MATERIAL drawn at random (both colours), the strong side\n"
+    "          played by the search without tables (--nodes a move, default 20000) against\n"
+    "          the tables' best defence: how many it converts within the rules\n"
     "Materials are named strong side first: K, then R (rook) H (horse) C (cannon)\n"
     "P (pawn), then A (advisors) B (elephants); then K and the bare side's A and B.\n"
     "Examples: KRKAABB, KHPK, KCAKB.\n";
@@ -88,6 +96,10 @@ private:
 struct Options {
     int threads = 1;
     uint64_t sample = 1;
+    int games = 50;
+    uint64_t nodes = 20000;
+    uint64_t seed = 1;
+    std::string material;  // play
     std::optional<Material> only;
     std::string dir;
 };
@@ -250,6 +262,132 @@ int list(const Options& o, const std::function<void(const std::string&)>& print,
     return bad ? 1 : 0;
 }
 
+// The move the tables choose: the shortest win, else a draw, else the longest
+// loss (none() when a child is in no table).
+Move tableMove(const Position& pos, const TableLookup& lookup) {
+    MoveList legal;
+    generateLegal(pos, legal);
+    Move best;
+    int bestRank = INT32_MIN;
+    for (Move m : legal) {
+        Position after = pos;
+        after.makeMove(m);
+        const auto v = probeValue(after, lookup);
+        if (!v) return Move::none();
+        const int rank = isLossValue(*v) ? 100000 - dtmOf(*v) : isWinValue(*v) ? -100000 + dtmOf(*v) : 0;
+        if (rank > bestRank) bestRank = rank, best = m;
+    }
+    return best;
+}
+
+// The same board with colours and ranks swapped (the other side strong).
+std::string flippedFen(const std::string& fen) {
+    const size_t space = fen.find(' ');
+    std::vector<std::string> ranks(1);
+    for (char c : fen.substr(0, space)) {
+        if (c == '/')
+            ranks.emplace_back();
+        else
+            ranks.back() += char(std::isupper(static_cast<unsigned char>(c)) ? std::tolower(c) : std::toupper(c));
+    }
+    std::string out;
+    for (size_t i = ranks.size(); i-- > 0;) out += ranks[i] + (i ? "/" : "");
+    const char side = fen[space + 1] == 'w' ? 'b' : 'w';
+    return out + " " + side + " - - 0 1";
+}
+
+int play(const Options& o, const std::function<void(const std::string&)>& print, std::ostream& err) {
+    std::string error;
+    const auto m = Material::parse(o.material, error);
+    if (!m) {
+        err << "egtb play: " << o.material << ": " << error << '\n';
+        return 2;
+    }
+    TableCache cache(o.dir);
+    const Table* t = cache.get(*m, error);
+    if (!t) {
+        err << "egtb play: " << error << '\n';
+        return 1;
+    }
+    std::string subError;
+    const TableLookup lookup = cache.lookup(subError);
+    Engine engine;
+    tools::configureEngine(engine, 16, 1, err, "egtb play");
+    uint64_t rng = o.seed;
+    int converted = 0, thrown = 0, noCapture = 0, repetition = 0, tooLong = 0, longest = 0;
+    int64_t pliesUsed = 0, pliesTable = 0;
+    for (int game = 0; game < o.games; ++game) {
+        // A won position with the strong side to move, drawn at random.
+        Placement p;
+        uint64_t idx = 0;
+        do idx = tables::splitMix64(rng) % t->indexer.size();
+        while (!isWinValue(t->value(StrongToMove, idx)) || !t->indexer.decode(idx, p));
+        const int dtm = dtmOf(t->value(StrongToMove, idx));
+        longest = std::max(longest, dtm);
+        pliesTable += dtm;
+        tooLong += dtm >= rules::NoCapturePlies;  // even the tables' mate comes after the no-capture limit
+        std::string fen = fenOf(p, StrongToMove);
+        if (game % 2) fen = flippedFen(fen);
+        Position pos;
+        if (pos.setFen(fen)) continue;
+        const Color strong = pos.sideToMove();
+        std::vector<std::string> moves;
+        engine.newGame();
+        std::string outcome;
+        for (int ply = 0; outcome.empty(); ++ply) {
+            MoveList legal;
+            generateLegal(pos, legal);
+            const auto v = probeValue(pos, lookup);
+            if (legal.size == 0) {
+                outcome = pos.sideToMove() == strong ? "lost" : "mate";
+            } else if (rules::judge(pos, 0).verdict != rules::Verdict::None) {
+                outcome = "repetition";
+            } else if (pos.rule60() >= rules::NoCapturePlies) {
+                outcome = "no-capture";
+            } else if (!v || !(pos.sideToMove() == strong ? isWinValue(*v) : isLossValue(*v))) {
+                outcome = "thrown";
+            } else {
+                Move mv;
+                if (pos.sideToMove() == strong) {
+                    engine.setPosition(fen, moves);
+                    SearchLimits limits;
+                    limits.nodes = o.nodes;
+                    mv = engine.search(limits).best;
+                } else {
+                    mv = tableMove(pos, lookup);
+                }
+                if (!mv) {
+                    outcome = "thrown";
+                    break;
+                }
+                moves.push_back(mv.toString());
+                pos.makeMove(mv);
+            }
+            if (!outcome.empty()) pliesUsed += outcome == "mate" ? ply : 0;
+        }
+        converted += outcome == "mate";
+        thrown += outcome == "thrown" || outcome == "lost";
+        noCapture += outcome == "no-capture";
+        repetition += outcome == "repetition";
+        err << fmt::format("\regtb play {}: game {}/{}: {}   ", m->name(), game + 1, o.games, outcome) << std::flush;
+    }
+    err << '\n';
+    print(
+        fmt::format("{}: {} won positions (half of them with black strong), search without tables at {} nodes a "
+                    "move against the tables' defence:",
+                    m->name(), o.games, o.nodes));
+    print(fmt::format(
+        "  converted {} ({:.1f}%, {:.1f} plies on average; the tables' mates: {:.1f}), threw the win "
+        "away {}, no-capture rule {}, repetition {}",
+        converted, 100.0 * converted / std::max(1, o.games), converted ? double(pliesUsed) / converted : 0.0,
+        double(pliesTable) / std::max(1, o.games), thrown, noCapture, repetition));
+    print(
+        fmt::format("  with the tables: all {} mate in the tables' distance (longest {} plies); {} of them only "
+                    "after the no-capture limit",
+                    o.games, longest, tooLong));
+    return 0;
+}
+
 }  // namespace
 
 int runEgtbTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print,
@@ -259,7 +397,7 @@ int runEgtbTool(const std::vector<std::string>& args, const std::function<void(c
         return args.empty() ? 2 : 0;
     }
     const std::string& sub = args[0];
-    if (sub != "build" && sub != "verify" && sub != "list") {
+    if (sub != "build" && sub != "verify" && sub != "list" && sub != "play") {
         err << "egtb: unknown command '" << sub << "'\n";
         tools::printLines(print, Usage);
         return 2;
@@ -267,6 +405,9 @@ int runEgtbTool(const std::vector<std::string>& args, const std::function<void(c
     Options o;
     bool badMaterial = false;
     std::vector<tools::Flag> flags = {tools::numberFlag("--threads", o.threads, 1, 256),
+                                      tools::numberFlag("--games", o.games, 1, 100000),
+                                      tools::numberFlag<uint64_t>("--nodes", o.nodes, 1, uint64_t(1) << 40),
+                                      tools::numberFlag<uint64_t>("--seed", o.seed, 0, ~uint64_t(0)),
                                       tools::numberFlag<uint64_t>("--sample", o.sample, 1, uint64_t(1) << 40),
                                       {"--only",
                                        [&](const std::string& v) {
@@ -286,8 +427,13 @@ int runEgtbTool(const std::vector<std::string>& args, const std::function<void(c
         },
         print, err, Usage);
     if (code >= 0) return badMaterial ? 2 : code;
-    if (positional.size() != 1) {
-        err << "egtb " << sub << ": name one folder\n";
+    if (sub == "play" && positional.size() == 2) {
+        o.dir = positional[0];
+        o.material = positional[1];
+        return play(o, print, err);
+    }
+    if (positional.size() != 1 || sub == "play") {
+        err << "egtb " << sub << (sub == "play" ? ": name a folder and a material\n" : ": name one folder\n");
         tools::printLines(print, Usage);
         return 2;
     }
