@@ -401,6 +401,13 @@ TEST_CASE("egtb: files round trip, resume, verify, list", "[egtb]") {
     r = egtbTool({"list", dir.file("")});
     CHECK(r.code == 0);
     CHECK(r.out.find("KHKA ") != std::string::npos);
+    // Games from won positions: the tables' own mates always come; KHK's are
+    // short enough for the search to find every one.
+    r = egtbTool({"play", "--games", "4", "--nodes", "20000", dir.file(""), "KHK"});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("KHK: 4 won positions") != std::string::npos);
+    CHECK(r.out.find("converted 4 (100.0%") != std::string::npos);
+    CHECK(egtbTool({"play", dir.file("")}).code == 2);
     // The engine refuses a damaged file with a message and uses the rest.
     {
         std::string damaged = test::readFile(dir.file("KHKA.xtb"));
