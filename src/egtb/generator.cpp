@@ -136,8 +136,19 @@ struct Node {
     }
 };
 
-// Is square k attacked by colour `by` (the flying general included)?
+// Do the kings face each other on an open file?
+bool kingsFace(const Node& n) {
+    const int red = n.kingSq(Red), black = n.kingSq(Black);
+    if (sqFile(red) != sqFile(black)) return false;
+    for (int s = red + 9; s < black; s += 9)
+        if (n.board[size_t(s)] != Piece::Empty) return false;
+    return true;
+}
+
+// Is square k attacked by colour `by` (the flying general included)? In the
+// tables black is the bare side: it attacks the red king only by facing it.
 bool attacked(const Node& n, int k, int by) {
+    if (by == Black) return k == n.kingSq(Red) && kingsFace(n);
     const Geometry& g = geometry();
     const Color c = by == Red ? Color::Red : Color::Black;
     const Piece rook = makePiece(c, PieceType::Rook), cannon = makePiece(c, PieceType::Cannon);
