@@ -333,7 +333,7 @@ int play(const Options& o, const std::function<void(const std::string&)>& print,
         const Color strong = pos.sideToMove();
         std::vector<std::string> moves;
         engine.newGame();
-        std::string outcome;
+        std::string outcome, lastFen, lastMove;  // the move before the outcome, and where it was played
         for (int ply = 0; outcome.empty(); ++ply) {
             MoveList legal;
             generateLegal(pos, legal);
@@ -360,7 +360,9 @@ int play(const Options& o, const std::function<void(const std::string&)>& print,
                     outcome = "thrown";
                     break;
                 }
-                moves.push_back(mv.toString());
+                lastFen = pos.fen();
+                lastMove = mv.toString();
+                moves.push_back(lastMove);
                 pos.makeMove(mv);
             }
             if (!outcome.empty()) pliesUsed += outcome == "mate" ? ply : 0;
@@ -369,9 +371,10 @@ int play(const Options& o, const std::function<void(const std::string&)>& print,
         thrown += outcome == "thrown" || outcome == "lost";
         noCapture += outcome == "no-capture";
         repetition += outcome == "repetition";
-        err << fmt::format("\regtb play {}: game {}/{}: {}   ", m->name(), game + 1, o.games, outcome) << std::flush;
+        err << fmt::format("egtb play {}: game {}/{}: {}", m->name(), game + 1, o.games, outcome);
+        if (outcome == "thrown") err << fmt::format(" ({} in {})", lastMove, lastFen);
+        err << '\n';
     }
-    err << '\n';
     print(
         fmt::format("{}: {} won positions (half of them with black strong), search without tables at {} nodes a "
                     "move against the tables' defence:",
