@@ -34,7 +34,7 @@ build_type="${BUILD_TYPE:-Release}"
 jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 # 1. Debian packages: install only what is missing.
-packages=(cmake g++ make libfmt-dev catch2 python3)
+packages=(cmake g++ make libfmt-dev libzstd-dev catch2 python3)
 if [ "$job" = test ]; then
   # scripts/test_xboard.sh: XBoard under a virtual X server, screenshots, and
   # a second xiangqi engine to play.

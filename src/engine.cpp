@@ -35,6 +35,17 @@ std::function<void(const SearchInfo&)> shownLines(std::function<void(const Searc
     };
 }
 
+// The reports of a search whose root the tables know show the table's score.
+std::function<void(const SearchInfo&)> withTableScore(std::function<void(const SearchInfo&)> onInfo, Value v) {
+    if (!onInfo) return onInfo;
+    return [onInfo = std::move(onInfo), v](const SearchInfo& info) {
+        SearchInfo shown = info;
+        shown.score = v;
+        shown.bound = Bound::Exact;
+        onInfo(shown);
+    };
+}
+
 }  // namespace
 
 int randomnessAmplitude(Randomness r) {
@@ -218,9 +229,29 @@ void Engine::declareOptions() {
                                             "promotion: the promotion variant is not supported; playing "
                                             "the standard rules");
                              }));
-    options_.add(checkOption("useegtb", "", false, "endgame tablebases: Chariot has none", [say](const OptionValue& v) {
-        return say(v.check, "useegtb: Chariot has no endgame tablebases; ignored");
-    }));
+    // Endgame tablebases (README "Endgame tablebases"): built by `chariot egtb build`.
+    options_.add(stringOption("egtbpath", "EGTBPath", "",
+                              "folder of endgame tablebases (`chariot egtb build`); empty: none; a folder without "
+                              "tables is answered with a message and the engine plays on without",
+                              [this](const OptionValue& v) {
+                                  searcher_.wait();
+                                  tablebase_.reset();
+                                  if (v.text.empty()) return Messages{};
+                                  if (!tbLoader_)
+                                      return Messages{"egtbpath: this build has no endgame tablebase support"};
+                                  std::string error;
+                                  tablebase_ = tbLoader_(v.text, error);
+                                  if (!tablebase_)
+                                      return Messages{fmt::format("egtbpath: {}; playing without tables", error)};
+                                  return Messages{fmt::format("egtbpath: {}{}", tablebase_->describe(),
+                                                              useEgtb_ ? "" : " (useegtb is off)")};
+                              }));
+    options_.add(
+        checkOption("useegtb", "", true, "probe the endgame tablebases of `egtbpath`", [this](const OptionValue& v) {
+            searcher_.wait();
+            useEgtb_ = v.check;
+            return Messages{};
+        }));
     options_.add(comboOption(
         "idle", "", "none", Levels, "CPU to leave free while thinking: not supported (always none)",
         [say](const OptionValue& v) {
@@ -280,6 +311,8 @@ SearchOptions Engine::preparedOptions(bool limited) {
     // default net would otherwise move every rating up.
     if (limited && options.net)
         if (auto calibration = nnue::calibrationNetwork()) options.net = std::move(calibration);
+    // Nor do they know the endgame tables: a weaker player's endgames.
+    options.tablebase = limited ? nullptr : tablebase();
     // The hash table keeps static evaluations: when the evaluation changes
     // (another net, the handcrafted one, another knowledge level) they
     // would be another evaluation's, so the table starts afresh.
@@ -318,6 +351,16 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
     drawOffered_ = request.drawOffered;
     SearchOptions options = preparedOptions(limited);
     options.time.noMoreCommands = request.inputClosed;
+    if (const auto tbScore = limited ? std::nullopt : tablebaseRoot(request.limits, options)) {
+        // The reports show the table's score (the search sees only the moves that keep it).
+        callbacks.onIteration = withTableScore(std::move(callbacks.onIteration), *tbScore);
+        if (callbacks.onBestMove)
+            callbacks.onBestMove = [f = std::move(callbacks.onBestMove), v = *tbScore](const BestMove& answer) {
+                BestMove shown = answer;
+                if (shown.result.best) shown.result.score = v;
+                f(shown);
+            };
+    }
     if (limited) {
         limitStrength(options, skill);
         callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);
@@ -331,7 +374,7 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
             judgeOutcome(answer, drawOffered_.load(), !limited || skill.level >= skill::MinResignLevel);
             if (onBest) onBest(answer);
         }};
-    searcher_.start(position_, limits, options, std::move(sc));
+    searcher_.start(position_, request.limits, options, std::move(sc));
 }
 
 void Engine::ponderhit(bool drawOffered) {
@@ -347,7 +390,16 @@ SearchResult Engine::search(const SearchLimits& limits, const std::function<void
     callbacks.onIteration = onInfo;
     const skill::Params skill = skill::paramsFor(skillLevel());
     SearchOptions options = preparedOptions(skill::limited(skill.level));
-    if (!skill::limited(skill.level)) return searcher_.search(position_, limits, options, std::move(callbacks));
+    if (!skill::limited(skill.level)) {
+        SearchLimits tbLimits = limits;
+        if (const auto tbScore = tablebaseRoot(tbLimits, options)) {
+            callbacks.onIteration = withTableScore(std::move(callbacks.onIteration), *tbScore);
+            SearchResult r = searcher_.search(position_, tbLimits, options, std::move(callbacks));
+            if (r.best) r.score = *tbScore;
+            return r;
+        }
+        return searcher_.search(position_, limits, options, std::move(callbacks));
+    }
     limitStrength(options, skill);
     callbacks.onIteration = shownLines(std::move(callbacks.onIteration), searchOptions_.multiPV);
     SearchResult result = searcher_.search(position_, limits, options, std::move(callbacks));
@@ -421,6 +473,51 @@ void Engine::newGame() {
     tt_.clear();
     searcher_.clearHistory();
     recentScores_.clear();
+}
+
+std::optional<TbResult> Engine::probeTablebase(const Position& pos) const {
+    const auto tb = tablebase();
+    return tb ? tb->probe(pos) : std::nullopt;
+}
+
+std::optional<Value> Engine::tablebaseRoot(SearchLimits& limits, const SearchOptions& options) const {
+    if (!options.tablebase || !options.tablebase->probe(position_)) return std::nullopt;
+    MoveList legal;
+    generateLegal(position_, legal);
+    // Each move's result for us: higher is better (a shorter win, a longer loss).
+    std::vector<std::pair<Move, int>> ranked;
+    int best = INT32_MIN;
+    TbResult bestResult;
+    for (Move m : legal) {
+        if (std::find(options.banned.begin(), options.banned.end(), m) != options.banned.end()) continue;
+        if (!limits.searchMoves.empty() &&
+            std::find(limits.searchMoves.begin(), limits.searchMoves.end(), m) == limits.searchMoves.end())
+            continue;
+        Position after = position_;
+        after.makeMove(m);
+        TbResult child;  // the opponent's view; a draw where no side has an attacker
+        if (hasAttackers(after, Color::Red) || hasAttackers(after, Color::Black)) {
+            const auto r = options.tablebase->probe(after);
+            if (!r) return std::nullopt;  // a table is missing: let the search decide
+            child = *r;
+        }
+        const int rank = child.wdl == TbWdl::Loss  ? 1'000'000 - child.dtm
+                         : child.wdl == TbWdl::Win ? -1'000'000 + child.dtm
+                                                   : 0;
+        ranked.emplace_back(m, rank);
+        if (rank > best) {
+            best = rank;
+            bestResult.wdl = child.wdl == TbWdl::Loss  ? TbWdl::Win
+                             : child.wdl == TbWdl::Win ? TbWdl::Loss
+                                                       : TbWdl::Draw;
+            bestResult.dtm = child.wdl == TbWdl::Draw ? 0 : child.dtm + 1;
+        }
+    }
+    if (ranked.empty()) return std::nullopt;
+    limits.searchMoves.clear();
+    for (const auto& [m, rank] : ranked)
+        if (rank == best) limits.searchMoves.push_back(m);
+    return tbRootValue(bestResult);
 }
 
 ProbeResult Engine::probe(const Position& pos) const {

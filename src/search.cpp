@@ -280,6 +280,18 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         return repetitionValue(r, ply);
     if (pos_.rule60() >= rules::NoCapturePlies) return ValueDraw;
     if (!hasAttackers(pos_, Color::Red) && !hasAttackers(pos_, Color::Black)) return ValueDraw;
+    // Endgame tablebases: a capture that leads into their material ends the
+    // line with the table's verdict (only then: material changes only by
+    // captures, and a table root's moves are chosen by the engine).
+    if (options_.tablebase && pos_.rule60() == 0 && !frames_[ply].excluded) {
+        if (const auto wdl = options_.tablebase->probeWdl(pos_)) {
+            // Less the ply: the shorter way into a won table ranks first.
+            const Value v = *wdl == TbWdl::Win ? ValueTbWin - ply : *wdl == TbWdl::Loss ? -ValueTbWin + ply : ValueDraw;
+            shared_.tt.store(pos_.key(), ply, Move::none(), v, EvalUnknown, std::min(depth + 6, MaxSearchDepth - 1),
+                             Bound::Exact, PvNode);
+            return v;
+        }
+    }
     const bool inCheck = pos_.inCheck();
     if (ply >= MaxPly - 1) return inCheck ? ValueDraw : staticEval();
 

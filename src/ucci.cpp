@@ -672,6 +672,7 @@ void Protocol::cmdProbe(const std::vector<std::string>& tokens) {
             return;
         }
     }
+    if (const auto tb = engine_.probeTablebase(pos)) info("egtb " + describeTbResult(*tb));
     const ProbeResult hit = engine_.probe(pos);
     if (!hit.found) {
         say("pophash");
@@ -745,7 +746,7 @@ void Protocol::cmdHelp() {
         "  banmoves <m>...                 exclude root moves until the next position",
         "  go [ponder|draw] [depth d|nodes n|time t [movestogo n|increment i]|movetime ms|mate n|infinite]",
         "  ponderhit [draw] | stop | quit",
-        "  probe [startpos|fen <FEN> [moves ...]]   show the hash entry (pophash)",
+        "  probe [startpos|fen <FEN> [moves ...]]   show the hash entry (pophash) and the endgame tables' verdict",
         "  d                               show the board, FEN and hash key",
         "  eval                            show the static evaluation by term",
         "  perft <depth>                   count leaf nodes, per root move",

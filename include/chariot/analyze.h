@@ -36,6 +36,7 @@ struct Options {
     std::optional<notation::Notation> notation;  // nullopt: the input's
     bool json = false;
     Thresholds thresholds;
+    std::string egtbPath;  // --egtb: a folder of endgame tablebases ("" none)
 };
 
 // One search: the side to move's view.
@@ -59,6 +60,7 @@ struct MoveNote {
     Eval after;        // the search of the position it led to
     int loss = 0;      // internal units, >= 0
     std::string mark;  // "", "?!", "?", "??"
+    std::string egtb;  // the tables' verdict on the position after it ("" outside them)
 };
 
 struct SideSummary {

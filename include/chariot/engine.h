@@ -20,6 +20,7 @@
 #include "chariot/position.h"
 #include "chariot/thread.h"
 #include "chariot/skill.h"
+#include "chariot/tablebase.h"
 #include "chariot/tt.h"
 
 namespace chariot {
@@ -133,6 +134,15 @@ public:
     // handcrafted one at 1 s + 0.02 s and at 10 s + 0.1 s; docs/strength.md).
     static constexpr bool DefaultUseNnue = true;
 
+    // --- endgame tablebases ----------------------------------------------------
+    // How `egtbpath` opens a folder of tables (chariot/egtb/ gives one; without
+    // it the option answers that this build has no tables).
+    void setTablebaseLoader(TablebaseLoader loader) { tbLoader_ = std::move(loader); }
+    // The tables in use (`egtbpath` set and `useegtb` on), or null.
+    std::shared_ptr<const TablebaseProber> tablebase() const { return useEgtb_ ? tablebase_ : nullptr; }
+    // The tables' verdict on pos, if they have it.
+    std::optional<TbResult> probeTablebase(const Position& pos) const;
+
     // --- inspection --------------------------------------------------------
     ProbeResult probe(const Position& pos) const;
     // The handcrafted evaluation by term, and the net's value when a net is loaded.
@@ -165,6 +175,10 @@ private:
     // Replaces the result's move, score and PV by those of the line the
     // limiter chooses among the result's lines.
     void chooseLimitedMove(SearchResult& result, const skill::Params& params, uint64_t seed) const;
+    // A root the tables know: restricts the root moves (searchmoves) to those
+    // that keep the best result (the shortest win, a draw, the longest loss)
+    // and returns the table's score for the root, which the reports then show.
+    std::optional<Value> tablebaseRoot(SearchLimits& limits, const SearchOptions& options) const;
     // Fills the draw offer and resignation (when `mayResign`) of a finished search.
     void judgeOutcome(BestMove& answer, bool drawOffered, bool mayResign);
 
@@ -185,6 +199,9 @@ private:
     int skillLevel_ = skill::MaxLevel;
     bool limitStrength_ = false;
     int elo_ = skill::minElo();
+    TablebaseLoader tbLoader_;
+    std::shared_ptr<const TablebaseProber> tablebase_;
+    bool useEgtb_ = true;
     std::vector<std::unique_ptr<Book>> books_;
     std::string bookFiles_;
     uint64_t rngState_;

@@ -19,6 +19,7 @@
 #include "chariot/nnue.h"
 #include "chariot/position.h"
 #include "chariot/search_params.h"
+#include "chariot/tablebase.h"
 #include "chariot/timeman.h"
 #include "chariot/tt.h"
 
@@ -58,6 +59,8 @@ struct SearchOptions {
     int depthCap = MaxSearchDepth;  // work caps and the strength limiter
     uint64_t nodeCap = 0;           // 0: none
     std::vector<Move> banned;       // root moves not to play (UCCI banmoves)
+    // Endgame tablebases, probed after a capture leads into their material; null: none.
+    std::shared_ptr<const TablebaseProber> tablebase;
 };
 
 // Late-move reductions by depth and move number (each capped at 63):

@@ -11,6 +11,9 @@
 
 #include <fmt/format.h>
 
+#if CHARIOT_EGTB
+#include "chariot/egtb/prober.h"
+#endif
 #include "chariot/movegen.h"
 #include "chariot/tool_args.h"
 #include "chariot/wdl.h"
@@ -91,6 +94,14 @@ Eval searchPosition(Engine& engine, const std::string& fen, const std::vector<st
 }
 
 Value forRed(Value v, Color side) { return side == Color::Red ? v : -v; }
+
+// "egtb KRKAABB: red wins, mate in 12 moves" (who wins, not who is to move).
+std::string tableVerdict(const TbResult& r, Color toMove) {
+    if (r.wdl == TbWdl::Draw) return "egtb " + r.table + ": draw";
+    const Color winner = r.wdl == TbWdl::Win ? toMove : ~toMove;
+    return fmt::format("egtb {}: {} wins, mate in {} moves", r.table, winner == Color::Red ? "red" : "black",
+                       (r.dtm + 1) / 2);
+}
 int capped(Value v) { return std::clamp(v, -LossCap, LossCap); }
 
 }  // namespace
@@ -125,6 +136,12 @@ GameReport analyzeGame(Engine& engine, const PreparedGame& game, const Options& 
         if (n.move != n.before.best) n.loss = std::max(0, capped(n.before.score) - capped(-n.after.score));
         const Thresholds& t = options.thresholds;
         n.mark = n.loss >= t.blunder ? "??" : n.loss >= t.mistake ? "?" : n.loss >= t.dubious ? "?!" : "";
+        // With tables, the searches score table positions by the tables (the
+        // root keeps the best table result): a move that throws away a table
+        // win or draw loses a mate's worth, and is marked ?? above.
+        Position after = pos;
+        after.makeMove(n.move);
+        if (const auto tb = engine.probeTablebase(after)) n.egtb = tableVerdict(*tb, after.sideToMove());
         SideSummary& s = n.side == Color::Red ? report.red : report.black;
         ++s.moves;
         s.totalLoss += n.loss;
@@ -259,6 +276,7 @@ std::string formatPgn(const GameReport& r, const Options& o) {
         for (const std::string& c : game.moves[size_t(n.ply)].comments) line += fmt::format(" {{{}}}", c);
         const Color next = ~n.side;
         std::string note = formatScore(forRed(n.after.score, next), n.after.best ? n.after.depth : -1);
+        if (!n.egtb.empty()) note += "; " + n.egtb;
         if (!n.mark.empty() && n.before.best) {
             const std::vector<std::string> best = writeLine(positions[size_t(n.ply)], n.before.pv, r.notation);
             std::string pv;
@@ -409,6 +427,8 @@ const char* const UsageText =
     "  --multipv N        lines per search (the extra lines go to --json)\n"
     "  --notation iccs|wxf|chinese  moves of the output (default: the input's)\n"
     "  --json             one JSON object per game and line instead of PGN\n"
+    "  --egtb DIR         endgame tablebases (chariot egtb build): table positions get the\n"
+    "                     tables' verdict, a move that throws away a table win or draw is ??\n"
     "  --out FILE         write there (complete, at the end) instead of stdout\n"
     "  --check            only read the games and check their moves, no search: each file's\n"
     "                     encoding and games, the games that stop early (stderr), a total\n"
@@ -449,6 +469,7 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
         {"--out", [&](const std::string& v) { return !(outPath = v).empty(); }, nullptr},
         {"--json", nullptr, [&] { o.json = true; }},
         {"--check", nullptr, [&] { checkOnly = true; }},
+        {"--egtb", [&](const std::string& v) { return !(o.egtbPath = v).empty(); }, nullptr},
     };
     const int argStatus = tools::readArgs(
         "analyze", args, flags, [&](const std::string& file) { return files.push_back(file), true; }, print, err,
@@ -543,6 +564,12 @@ int runAnalyzeTool(const std::vector<std::string>& args, const std::function<voi
     tools::configureEngine(engine, o.hashMB, o.threads, err, "analyze");
     for (const std::string& m : engine.setOption("multipv", std::to_string(o.multiPV)).messages)
         err << "analyze: " << m << '\n';
+    if (!o.egtbPath.empty()) {
+#if CHARIOT_EGTB
+        engine.setTablebaseLoader(egtb::tablebaseLoader());
+#endif
+        for (const std::string& m : engine.setOption("egtbpath", o.egtbPath).messages) err << "analyze: " << m << '\n';
+    }
 
     const auto start = std::chrono::steady_clock::now();
     auto lastShown = start - std::chrono::seconds(1);

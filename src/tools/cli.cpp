@@ -9,6 +9,10 @@
 #include "chariot/book_tool.h"
 #include "chariot/datagen.h"
 #include "chariot/epd.h"
+#if CHARIOT_EGTB
+#include "chariot/egtb/prober.h"
+#include "chariot/egtb/tool.h"
+#endif
 #include "chariot/platform.h"
 #include "chariot/position.h"
 #include "chariot/rules.h"
@@ -34,6 +38,7 @@ void usage(const std::function<void(const std::string&)>& print) {
     print("       chariot epd <suite.epd> [--movetime MS|--depth D|--nodes N]  run a test suite (bm/am)");
     print("       chariot datagen [options] <out.data>  self-play training data for the network");
     print("                                      ('chariot datagen --help' for the options)");
+    print("       chariot egtb build|verify|list ...  endgame tablebases ('chariot egtb' for help)");
     print("       chariot version                version, commit, compiler and instruction set (also --version)");
     print("       chariot help                   this text");
 }
@@ -59,6 +64,9 @@ int runRulesTool(const std::vector<std::string>& args, const std::function<void(
 int runCommandLine(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print) {
     if (args.empty()) {
         Protocol protocol(print);
+#if CHARIOT_EGTB
+        protocol.engine().setTablebaseLoader(egtb::tablebaseLoader());
+#endif
         return protocol.runStdin();
     }
     const std::string& cmd = args[0];
@@ -91,6 +99,14 @@ int runCommandLine(const std::vector<std::string>& args, const std::function<voi
     if (cmd == "datagen")
         return datagen::runDatagenTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
     if (cmd == "epd") return epd::runEpdTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
+    if (cmd == "egtb") {
+#if CHARIOT_EGTB
+        return egtb::runEgtbTool(std::vector<std::string>(args.begin() + 1, args.end()), print, std::cerr);
+#else
+        print("egtb: this build has no endgame tablebase support (it was built without zstd)");
+        return 2;
+#endif
+    }
     if (cmd == "version" || cmd == "--version") {
         for (const auto& line : version::describe()) print(line);
         return 0;
