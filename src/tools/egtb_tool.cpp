@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include <fmt/format.h>
@@ -64,10 +65,13 @@ std::vector<Material> targets(const std::optional<Material>& only) {
 }
 
 // Tables read from DIR (or just built), kept while later work needs them.
+// The verifier's and generator's threads look sub-tables up at once: one
+// lock over the map (a table, once read, is only read).
 class TableCache {
 public:
     explicit TableCache(std::string dir) : dir_(std::move(dir)) {}
     const Table* get(const Material& m, std::string& error) {
+        std::lock_guard lock(mutex_);
         auto it = tables_.find(m.name());
         if (it != tables_.end()) return it->second.get();
         auto t = readTable(path(m), error);
@@ -75,11 +79,13 @@ public:
         return (tables_[m.name()] = std::move(t)).get();
     }
     void put(std::unique_ptr<Table> t) {
+        std::lock_guard lock(mutex_);
         const std::string name = t->material().name();
         tables_[name] = std::move(t);
     }
     // Drops the tables none of `needed` is.
     void keepOnly(const std::set<std::string>& needed) {
+        std::lock_guard lock(mutex_);
         for (auto it = tables_.begin(); it != tables_.end();)
             it = needed.count(it->first) ? std::next(it) : tables_.erase(it);
     }
@@ -91,6 +97,7 @@ public:
 private:
     std::string dir_;
     std::map<std::string, std::unique_ptr<Table>> tables_;
+    std::mutex mutex_;
 };
 
 struct Options {
