@@ -33,6 +33,12 @@ SAMPLE_GAMES, SAMPLE_PLIES, SAMPLE_QUIET = 12, 1227, 748
 MEAN_TOLERANCE, MAX_TOLERANCE = 6.0, 25.0
 
 
+def tiny_training_args(cache):
+    """train.py arguments of the tests' tiny nets on the sample (add --out-dir and --epochs)."""
+    return ["--data", SAMPLE, "--hidden", "32", "--batch", "128", "--lr", "3e-3", "--val-fraction", "0.2",
+            "--threads", "1", "--seed", "5", "--cache", cache, "--progress", "0"]
+
+
 def quiet(fn, *args, **kwargs):
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -297,8 +303,7 @@ class TrainedNetTest(unittest.TestCase):
         cls.train = train
         cls.tmp = tempfile.mkdtemp(prefix="nnue-train-test-")
         cls.cache = os.path.join(cls.tmp, "cache")
-        cls.args = ["--data", SAMPLE, "--hidden", "32", "--batch", "128", "--lr", "3e-3", "--val-fraction", "0.2",
-                    "--threads", "1", "--seed", "5", "--cache", cls.cache, "--progress", "0"]
+        cls.args = tiny_training_args(cls.cache)
         rc, cls.log = quiet(train.main, cls.args + ["--out-dir", os.path.join(cls.tmp, "a"), "--epochs", "3"])
         assert rc == 0, cls.log
         cls.net_path = cls.only_net(os.path.join(cls.tmp, "a"))
@@ -546,8 +551,7 @@ class KingBucketTest(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="nnue-kb-test-")
         cls.cache = os.path.join(cls.tmp, "cache")
         cls.ds, _ = D.load_file(SAMPLE, cls.cache, log=lambda m: None)
-        args = ["--data", SAMPLE, "--hidden", "32", "--batch", "128", "--lr", "3e-3", "--val-fraction", "0.2",
-                "--threads", "1", "--seed", "5", "--cache", cls.cache, "--progress", "0"]
+        args = tiny_training_args(cls.cache)
         rc, cls.plain_log = quiet(train.main, args + ["--out-dir", os.path.join(cls.tmp, "plain"), "--epochs", "1"])
         assert rc == 0, cls.plain_log
         cls.plain_path = TrainedNetTest.only_net(os.path.join(cls.tmp, "plain"))
