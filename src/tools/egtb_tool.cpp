@@ -27,6 +27,7 @@ constexpr std::string_view Usage =
     "       chariot egtb verify [--threads N] [--only MATERIAL] [--sample K] DIR\n"
     "       chariot egtb list DIR\n"
     "       chariot egtb play [--games N] [--nodes N] [--seed S] DIR MATERIAL\n"
+    "       chariot egtb sample [--positions N] [--drawn] [--seed S] DIR [MATERIAL]\n"
     "Endgame tablebases for one side with only its king, advisors and elephants.\n"
     "  build   solves every table (or MATERIAL and the smaller tables it needs) into DIR,\n"
     "          one file per material; tables already there and intact are kept\n"
@@ -36,6 +37,10 @@ constexpr std::string_view Usage =
     "  play    won positions of MATERIAL drawn at random (both colours), the strong side\n"
     "          played by the search without tables (--nodes a move, default 20000) against\n"
     "          the tables' best defence: how many it converts within the rules\n"
+    "  sample  N distinct won (or --drawn) positions as FEN lines for a match runner's\n"
+    "          openings file: a table of DIR (or MATERIAL) at random, a side to move at\n"
+    "          random, a random index and the next position with that verdict; every\n"
+    "          other line with black strong (default 200 positions)\n"
     "Materials are named strong side first: K, then R (rook) H (horse) C (cannon)\n"
     "P (pawn), then A (advisors) B (elephants); then K and the bare side's A and B.\n"
     "Examples: KRKAABB, KHPK, KCAKB.\n";
@@ -106,7 +111,9 @@ struct Options {
     int games = 50;
     uint64_t nodes = 20000;
     uint64_t seed = 1;
-    std::string material;  // play
+    int positions = 200;   // sample
+    bool drawn = false;    // sample
+    std::string material;  // play, sample
     std::optional<Material> only;
     std::string dir;
 };
@@ -398,6 +405,87 @@ int play(const Options& o, const std::function<void(const std::string&)>& print,
     return 0;
 }
 
+
+// Positions with the verdict asked for, drawn at random from the tables, as
+// an openings file ("FEN  # what the tables say").
+int sample(const Options& o, const std::function<void(const std::string&)>& print, std::ostream& err) {
+    std::vector<Material> work;
+    if (!o.material.empty()) {
+        std::string error;
+        const auto m = Material::parse(o.material, error);
+        if (!m) {
+            err << "egtb sample: " << o.material << ": " << error << '\n';
+            return 2;
+        }
+        work.push_back(*m);
+    } else {
+        work = tablesIn(o.dir, err);
+    }
+    // The tables, each with the sides to move that hold the verdict.
+    struct Source {
+        std::unique_ptr<TableFile> file;
+        std::vector<int> sides;
+    };
+    std::vector<Source> sources;
+    for (const Material& m : work) {
+        std::string error;
+        auto file = TableFile::open((std::filesystem::path(o.dir) / tableFileName(m)).string(), error);
+        if (!file) {
+            err << "egtb sample: " << error << '\n';
+            return 1;
+        }
+        const TableCounts& c = file->info().counts;
+        Source s{std::move(file), {}};
+        for (int stm : {StrongToMove, WeakToMove}) {
+            const uint64_t n = o.drawn ? c.draws[size_t(stm)] : stm == StrongToMove ? c.wins[0] : c.losses[1];
+            if (n > 0) s.sides.push_back(stm);
+        }
+        if (!s.sides.empty()) sources.push_back(std::move(s));
+    }
+    if (sources.empty()) {
+        err << "egtb sample: no table in " << o.dir << " has " << (o.drawn ? "drawn" : "won") << " positions\n";
+        return 1;
+    }
+    auto wanted = [&](int stm, uint16_t v) {
+        if (o.drawn) return v == TbDraw;
+        return stm == StrongToMove ? isWinValue(v) : isLossValue(v);
+    };
+    uint64_t rng = o.seed;
+    std::set<std::string> seen;
+    print(fmt::format("# {} {} positions from the tables in {} (seed {}), every other one with black strong",
+                      o.positions, o.drawn ? "drawn" : "won", o.dir, o.seed));
+    for (int attempt = 0; int(seen.size()) < o.positions; ++attempt) {
+        if (attempt > 100 * o.positions) {
+            err << "egtb sample: only " << seen.size() << " distinct positions found\n";
+            return 1;
+        }
+        const Source& s = sources[tables::splitMix64(rng) % sources.size()];
+        const int stm = s.sides[tables::splitMix64(rng) % s.sides.size()];
+        const uint64_t size = s.file->info().size;
+        // The table holds one (counts say so): the scan ends within a lap.
+        uint64_t idx = tables::splitMix64(rng) % size;
+        Placement p;
+        while (!wanted(stm, s.file->value(stm, idx)) || !s.file->indexer().decode(idx, p)) idx = (idx + 1) % size;
+        std::string fen = fenOf(p, stm);
+        const bool blackStrong = seen.size() % 2 == 1;
+        if (blackStrong) fen = flippedFen(fen);
+        Position pos;
+        MoveList legal;
+        if (pos.setFen(fen)) continue;
+        generateLegal(pos, legal);
+        if (legal.size == 0 || seen.count(fen)) continue;  // a game needs a move to play
+        seen.insert(fen);
+        const uint16_t v = s.file->value(stm, idx);
+        const std::string verdict =
+            o.drawn ? "drawn"
+                    : fmt::format("{} to move {}: mate in {} plies", pos.sideToMove() == Color::Red ? "red" : "black",
+                                  stm == StrongToMove ? "wins" : "loses", dtmOf(v));
+        print(fmt::format("{}  # {}, {} strong, {}", fen, s.file->info().material.name(), blackStrong ? "black" : "red",
+                          verdict));
+    }
+    return 0;
+}
+
 }  // namespace
 
 int runEgtbTool(const std::vector<std::string>& args, const std::function<void(const std::string&)>& print,
@@ -407,7 +495,7 @@ int runEgtbTool(const std::vector<std::string>& args, const std::function<void(c
         return args.empty() ? 2 : 0;
     }
     const std::string& sub = args[0];
-    if (sub != "build" && sub != "verify" && sub != "list" && sub != "play") {
+    if (sub != "build" && sub != "verify" && sub != "list" && sub != "play" && sub != "sample") {
         err << "egtb: unknown command '" << sub << "'\n";
         tools::printLines(print, Usage);
         return 2;
@@ -419,6 +507,8 @@ int runEgtbTool(const std::vector<std::string>& args, const std::function<void(c
                                       tools::numberFlag<uint64_t>("--nodes", o.nodes, 1, uint64_t(1) << 40),
                                       tools::numberFlag<uint64_t>("--seed", o.seed, 0, ~uint64_t(0)),
                                       tools::numberFlag<uint64_t>("--sample", o.sample, 1, uint64_t(1) << 40),
+                                      tools::numberFlag("--positions", o.positions, 1, 1000000),
+                                      {"--drawn", nullptr, [&] { o.drawn = true; }},
                                       {"--only",
                                        [&](const std::string& v) {
                                            std::string error;
@@ -441,6 +531,11 @@ int runEgtbTool(const std::vector<std::string>& args, const std::function<void(c
         o.dir = positional[0];
         o.material = positional[1];
         return play(o, print, err);
+    }
+    if (sub == "sample" && (positional.size() == 1 || positional.size() == 2)) {
+        o.dir = positional[0];
+        if (positional.size() == 2) o.material = positional[1];
+        return sample(o, print, err);
     }
     if (positional.size() != 1 || sub == "play") {
         err << "egtb " << sub << (sub == "play" ? ": name a folder and a material\n" : ": name one folder\n");
