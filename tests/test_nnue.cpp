@@ -18,6 +18,7 @@
 #include "chariot/engine.h"
 #include "chariot/movegen.h"
 #include "chariot/nnue.h"
+#include "chariot/tables.h"
 #include "test_util.h"
 
 using namespace chariot;
@@ -155,6 +156,22 @@ TEST_CASE("nnue: CRC-32 is zlib's", "[nnue]") {
     const char* text = "123456789";
     CHECK(crc32(reinterpret_cast<const uint8_t*>(text), 9) == 0xCBF43926u);
     CHECK(crc32(nullptr, 0) == 0u);
+    // Every length and alignment against the bit-by-bit definition (the
+    // sliced loop takes eight bytes at a time, the tail one by one).
+    std::vector<uint8_t> bytes(300);
+    uint64_t state = 7;
+    for (auto& b : bytes) b = uint8_t(tables::splitMix64(state));
+    auto bitwise = [](const uint8_t* data, size_t size) {
+        uint32_t c = 0xFFFFFFFFu;
+        for (size_t i = 0; i < size; ++i) {
+            c ^= data[i];
+            for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        }
+        return c ^ 0xFFFFFFFFu;
+    };
+    for (size_t offset = 0; offset < 9; ++offset)
+        for (size_t size = 0; size + offset <= bytes.size(); size += 7)
+            REQUIRE(crc32(bytes.data() + offset, size) == bitwise(bytes.data() + offset, size));
 }
 
 TEST_CASE("nnue: feature index and output bucket follow the spec", "[nnue]") {
