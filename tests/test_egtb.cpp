@@ -532,6 +532,21 @@ TEST_CASE("egtb: analyze marks a move that throws away a table win", "[egtb]") {
     CHECK(code == 0);
     CHECK(out.find("F0-F9??") != std::string::npos);
     CHECK(out.find("egtb KRK: draw") != std::string::npos);
+    // --json carries the same verdict, per move.
+    out.clear();
+    analyze::runAnalyzeTool(
+        {"--depth", "3", "--json", "--egtb", folder, dir.file("game.pgn")},
+        [&](const std::string& line) { out += line + "\n"; }, err, in, false);
+    CHECK(out.find("\"mark\":\"??\",\"egtb\":{\"table\":\"KRK\",\"winner\":\"draw\",\"mate\":null}") !=
+          std::string::npos);
+    // A quiet rook move keeps the win: red wins, a mate's distance in moves.
+    test::writeFile(dir.file("win.pgn"),
+                    "[FEN \"4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1\"]\n[Format \"ICCS\"]\n\n1. F0-F1 *\n");
+    out.clear();
+    analyze::runAnalyzeTool(
+        {"--depth", "3", "--json", "--egtb", folder, dir.file("win.pgn")},
+        [&](const std::string& line) { out += line + "\n"; }, err, in, false);
+    CHECK(out.find("\"egtb\":{\"table\":\"KRK\",\"winner\":\"red\",\"mate\":") != std::string::npos);
     // Without the tables the position after the blunder is outside them: no verdict.
     out.clear();
     analyze::runAnalyzeTool(

@@ -55,12 +55,13 @@ struct MoveNote {
     int number = 0;  // the move number printed before it
     Color side = Color::Red;
     Move move;
-    std::string text;  // in the output notation
-    Eval before;       // the search of the position it was played in
-    Eval after;        // the search of the position it led to
-    int loss = 0;      // internal units, >= 0
-    std::string mark;  // "", "?!", "?", "??"
-    std::string egtb;  // the tables' verdict on the position after it ("" outside them)
+    std::string text;               // in the output notation
+    Eval before;                    // the search of the position it was played in
+    Eval after;                     // the search of the position it led to
+    int loss = 0;                   // internal units, >= 0
+    std::string mark;               // "", "?!", "?", "??"
+    std::string egtb;               // the tables' verdict on the position after it ("" outside them)
+    std::optional<TbResult> table;  // the same, as the tables gave it (side to move's view)
 };
 
 struct SideSummary {

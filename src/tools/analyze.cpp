@@ -141,7 +141,10 @@ GameReport analyzeGame(Engine& engine, const PreparedGame& game, const Options& 
         // win or draw loses a mate's worth, and is marked ?? above.
         Position after = pos;
         after.makeMove(n.move);
-        if (const auto tb = engine.probeTablebase(after)) n.egtb = tableVerdict(*tb, after.sideToMove());
+        if (const auto tb = engine.probeTablebase(after)) {
+            n.egtb = tableVerdict(*tb, after.sideToMove());
+            n.table = tb;
+        }
         SideSummary& s = n.side == Color::Red ? report.red : report.black;
         ++s.moves;
         s.totalLoss += n.loss;
@@ -357,6 +360,17 @@ std::string jsonSide(const SideSummary& s) {
 
 }  // namespace
 
+// The tables' verdict on a position (null outside them): the material, who
+// wins ("red", "black" or "draw") and the mate's distance in moves.
+std::string jsonTable(const std::optional<TbResult>& tb, Color toMove) {
+    if (!tb) return "null";
+    if (tb->wdl == TbWdl::Draw)
+        return fmt::format("{{\"table\":{},\"winner\":\"draw\",\"mate\":null}}", jsonString(tb->table));
+    const Color winner = tb->wdl == TbWdl::Win ? toMove : ~toMove;
+    return fmt::format("{{\"table\":{},\"winner\":\"{}\",\"mate\":{}}}", jsonString(tb->table),
+                       winner == Color::Red ? "red" : "black", (tb->dtm + 1) / 2);
+}
+
 std::string formatJson(const GameReport& r, const Options& o) {
     const PreparedGame& g = *r.prepared;
     const pgn::PgnGame& game = *g.game;
@@ -398,7 +412,8 @@ std::string formatJson(const GameReport& r, const Options& o) {
             s += "],";
         }
         std::vector<std::string> comments = game.moves[size_t(n.ply)].comments;
-        s += fmt::format("\"loss\":{},\"mark\":{},\"comments\":{}}}", n.loss, jsonString(n.mark), jsonList(comments));
+        s += fmt::format("\"loss\":{},\"mark\":{},\"egtb\":{},\"comments\":{}}}", n.loss, jsonString(n.mark),
+                         jsonTable(n.table, after.sideToMove()), jsonList(comments));
     }
     s += fmt::format("],\"summary\":{{\"red\":{},\"black\":{},\"worst\":[", jsonSide(r.red), jsonSide(r.black));
     for (size_t i = 0; i < r.worst.size(); ++i) {
