@@ -49,6 +49,7 @@ def main():
     # engine -> role -> outcome -> count; termination reasons of the strong side's non-wins
     table = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
     reasons = collections.defaultdict(collections.Counter)
+    wins = collections.defaultdict(collections.Counter)  # how the strong side's wins ended
     skipped = 0
     for path in args.pgn:
         for tags in games(path):
@@ -63,8 +64,8 @@ def main():
             outcome = "win" if strong_won else "loss" if weak_won else "draw"
             table[tags["Red" if strong == "red" else "Black"]]["strong"][outcome] += 1
             table[tags["Red" if weak == "red" else "Black"]]["bare"][outcome] += 1
-            if not strong_won:
-                reasons[tags["Red" if strong == "red" else "Black"]][tags.get("Termination", "?")] += 1
+            strong_name = tags["Red" if strong == "red" else "Black"]
+            (wins if strong_won else reasons)[strong_name][tags.get("Termination", "?")] += 1
     if not table:
         sys.exit("egtb_games.py: no finished game from a table position in " + ", ".join(args.pgn))
     for engine in sorted(table):
@@ -75,6 +76,9 @@ def main():
                 continue
             print(f"{engine} as the {role} side: {n} games, strong side won {c['win']} "
                   f"({100.0 * c['win'] / n:.1f}%), drawn {c['draw']}, bare side won {c['loss']}")
+        if wins[engine]:
+            print(f"  {engine}'s strong-side wins by: "
+                  + ", ".join(f"{r} {k}" for r, k in wins[engine].most_common()))
         if reasons[engine]:
             print(f"  {engine}'s strong-side games not won: "
                   + ", ".join(f"{r} {k}" for r, k in reasons[engine].most_common()))
