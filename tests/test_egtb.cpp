@@ -3,6 +3,7 @@
 // written here, and the search's agreement with the tables.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "chariot/egtb/generator.h"
@@ -552,4 +553,49 @@ TEST_CASE("egtb: analyze marks a move that throws away a table win", "[egtb]") {
     analyze::runAnalyzeTool(
         {"--depth", "3", dir.file("game.pgn")}, [&](const std::string& line) { out += line + "\n"; }, err, in, false);
     CHECK(out.find("egtb") == std::string::npos);
+}
+
+TEST_CASE("egtb: sample draws distinct positions with the verdict asked for", "[egtb]") {
+    const std::string& folder = builtFolder();
+    Engine engine;
+    engine.setTablebaseLoader(tablebaseLoader());
+    engine.setOption("egtbpath", folder);
+    REQUIRE(engine.tablebase());
+    for (const bool drawn : {false, true}) {
+        std::vector<std::string> args = {"sample", "--positions", "40", "--seed", "3"};
+        if (drawn) args.push_back("--drawn");
+        args.push_back(folder);
+        const ToolRun r = egtbTool(args);
+        INFO(r.out << r.err);
+        REQUIRE(r.code == 0);
+        std::vector<std::string> fens;
+        for (size_t at = 0, nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1) {
+            const std::string line = r.out.substr(at, nl - at);
+            if (line.empty() || line[0] == '#') continue;
+            fens.push_back(line.substr(0, line.find("  #")));
+        }
+        REQUIRE(fens.size() == 40);
+        CHECK(std::set<std::string>(fens.begin(), fens.end()).size() == fens.size());
+        for (size_t i = 0; i < fens.size(); ++i) {
+            INFO(fens[i]);
+            Position pos;
+            REQUIRE_FALSE(pos.setFen(fens[i]));
+            MoveList legal;
+            generateLegal(pos, legal);
+            CHECK(legal.size > 0);
+            // Every other position has black as the strong side.
+            const Color strong = i % 2 ? Color::Black : Color::Red;
+            CHECK(hasAttackers(pos, strong));
+            CHECK_FALSE(hasAttackers(pos, ~strong));
+            const auto tb = engine.probeTablebase(pos);
+            REQUIRE(tb);
+            if (drawn)
+                CHECK(tb->wdl == TbWdl::Draw);
+            else
+                CHECK(tb->wdl == (pos.sideToMove() == strong ? TbWdl::Win : TbWdl::Loss));
+        }
+    }
+    // Only KRK and KRKA are there: a material with no table is refused.
+    CHECK(egtbTool({"sample", folder, "KHK"}).code == 1);
+    CHECK(egtbTool({"sample", folder, "KQK"}).code == 2);
 }

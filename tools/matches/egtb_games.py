@@ -50,6 +50,7 @@ def main():
     table = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
     reasons = collections.defaultdict(collections.Counter)
     wins = collections.defaultdict(collections.Counter)  # how the strong side's wins ended
+    win_plies = collections.defaultdict(list)  # and how long they took
     skipped = 0
     for path in args.pgn:
         for tags in games(path):
@@ -66,6 +67,8 @@ def main():
             table[tags["Red" if weak == "red" else "Black"]]["bare"][outcome] += 1
             strong_name = tags["Red" if strong == "red" else "Black"]
             (wins if strong_won else reasons)[strong_name][tags.get("Termination", "?")] += 1
+            if strong_won and tags.get("PlyCount", "").isdigit():
+                win_plies[strong_name].append(int(tags["PlyCount"]))
     if not table:
         sys.exit("egtb_games.py: no finished game from a table position in " + ", ".join(args.pgn))
     for engine in sorted(table):
@@ -77,8 +80,10 @@ def main():
             print(f"{engine} as the {role} side: {n} games, strong side won {c['win']} "
                   f"({100.0 * c['win'] / n:.1f}%), drawn {c['draw']}, bare side won {c['loss']}")
         if wins[engine]:
+            plies = win_plies[engine]
             print(f"  {engine}'s strong-side wins by: "
-                  + ", ".join(f"{r} {k}" for r, k in wins[engine].most_common()))
+                  + ", ".join(f"{r} {k}" for r, k in wins[engine].most_common())
+                  + (f"; {sum(plies) / len(plies):.1f} plies on average, longest {max(plies)}" if plies else ""))
         if reasons[engine]:
             print(f"  {engine}'s strong-side games not won: "
                   + ", ".join(f"{r} {k}" for r, k in reasons[engine].most_common()))
