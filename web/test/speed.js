@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Node rates of the WebAssembly engine against the native one: `bench`
-// (depth 11, 36 positions, 64 MB) with 1 and 2 threads, the two engines run
-// in turn (native, wasm, native, wasm...), the median nodes/s of each.
+// (depth 11, 36 positions, 64 MB) with 1 and 2 threads, the engines run in
+// turn (native, wasm, native, wasm...), the median nodes/s of each; with 1
+// thread also the module without threads (chariot-st.js) in the same turns.
 //
 //   node web/test/speed.js <build-wasm> <native chariot> [runs per engine, default 5]
 "use strict";
@@ -36,19 +37,28 @@ function wasmBench(engine, args) {
 
 async function main() {
   const engine = await Chariot();
+  const single = await Chariot({ threads: "single" });
   for (const threads of [1, 2]) {
     const args = ["11", "64", String(threads)];
-    const rates = { native: [], wasm: [] };
+    const rates = { native: [], wasm: [], single: [] };
     for (let i = 0; i < runs; i++) {
       rates.native.push(nps(execFileSync(native, ["bench", ...args], { encoding: "utf8" })));
       rates.wasm.push(await wasmBench(engine, args));
+      if (threads === 1) rates.single.push(await wasmBench(single, args));
     }
     const n = median(rates.native), w = median(rates.wasm);
     console.log(`threads ${threads}: native ${Math.round(n)} nps, wasm ${Math.round(w)} nps, ` +
                 `wasm/native ${(w / n).toFixed(2)} (medians of ${runs}; native ${rates.native.join(" ")}; ` +
                 `wasm ${rates.wasm.join(" ")})`);
+    if (threads === 1) {
+      const st = median(rates.single);
+      console.log(`threads 1: wasm without threads (chariot-st.js) ${Math.round(st)} nps, ` +
+                  `against wasm with threads ${(st / w).toFixed(2)}, against native ${(st / n).toFixed(2)} ` +
+                  `(median of ${runs}: ${rates.single.join(" ")})`);
+    }
   }
   engine.terminate();
+  single.terminate();
 }
 
 main().catch((error) => {
