@@ -57,8 +57,55 @@ async function main() {
                   `(median of ${runs}: ${rates.single.join(" ")})`);
     }
   }
+  // A `go` (which polls for input every 5 ms without threads, and returns
+  // to the event loop each time): the same search (`go depth 16` after
+  // ucinewgame, the same nodes) in turn, its nodes/s, and how long an
+  // `isready` sent after 0.5 s waits for its readyok.
+  const go = { wasm: [], single: [] };
+  const ready = { wasm: [], single: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const [name, e] of [["wasm", engine], ["single", single]]) {
+      const r = await timedGo(e);
+      go[name].push(r.nps);
+      ready[name].push(r.readyMs);
+    }
+  }
+  const gw = median(go.wasm), gs = median(go.single);
+  console.log(`go depth 16, 1 thread: wasm with threads ${Math.round(gw)} nps, without ${Math.round(gs)} nps, ` +
+              `${(gs / gw).toFixed(2)} (medians of ${runs}; with ${go.wasm.join(" ")}; without ${go.single.join(" ")})`);
+  console.log(`isready during that search: readyok after ${median(ready.wasm)} ms with threads, ` +
+              `${median(ready.single)} ms without (medians; ${ready.wasm.join(" ")}; ${ready.single.join(" ")})`);
   engine.terminate();
   single.terminate();
+}
+
+function timedGo(engine) {
+  return new Promise((resolve) => {
+    let start = 0, sent = 0, readyMs = null, nodes = 0;
+    const listen = (line) => {
+      const m = /^info depth .* nodes (\d+)/.exec(line);
+      if (m) nodes = Number(m[1]);
+      if (line === "readyok" && sent) readyMs = Date.now() - sent;
+      if (line === "readyok" && !start) {
+        start = Date.now();
+        engine.postMessage("go depth 16");
+        setTimeout(() => {
+          sent = Date.now();
+          engine.postMessage("isready");
+        }, 500);
+      }
+      if (line.startsWith("bestmove")) {
+        engine.removeMessageListener(listen);
+        resolve({ nps: Math.round((nodes * 1000) / (Date.now() - start)), readyMs });
+      }
+    };
+    engine.addMessageListener(listen);
+    engine.postMessage("setoption name UseBook value false");
+    engine.postMessage("setoption name Threads value 1");
+    engine.postMessage("ucinewgame");
+    engine.postMessage("position startpos moves h2e2 h9g7");
+    engine.postMessage("isready");
+  });
 }
 
 main().catch((error) => {
