@@ -20,8 +20,9 @@ namespace {
 // worker's options; these are fixed.
 constexpr int CheckInterval = 1024;  // nodes between clock checks
 #if CHARIOT_NO_THREADS
-// Without threads: the longest the host waits for its turn (for `stop`,
-// `isready`), and what the search gives up to yield (about 1% here).
+// Without threads: the longest the input waits for the search to let the
+// host deliver it (`stop`, `isready`); each turn costs the search a little
+// (a few percent in all at this interval: docs/web.md).
 constexpr int64_t PollIntervalMs = 5;
 #endif
 
@@ -143,7 +144,8 @@ bool Worker::checkStop() {
     }
 #if CHARIOT_NO_THREADS
     // The input arrives only when the search lets the host run: every few
-    // milliseconds, at the clock checks. (A stop taken here is seen below.)
+    // milliseconds, at the clock checks. A `stop` (or `quit`) taken in the
+    // poll ends the search here.
     if (n % CheckInterval == 0 && shared_.callbacks.onPoll) {
         const int64_t now = shared_.time.elapsedMs();
         if (now >= nextPollMs_) {

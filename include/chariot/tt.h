@@ -8,11 +8,11 @@
 #include <cstdint>
 
 #include "chariot/platform.h"
+#include "chariot/types.h"
 
 #if !CHARIOT_NO_THREADS
 #include <thread>
 #endif
-#include "chariot/types.h"
 
 namespace chariot {
 
