@@ -10,7 +10,8 @@
 #                              (MinGW-w64, cmake/mingw-w64-x86_64.cmake) and its chariot.book
 #   scripts/build.sh wasm      install what is missing (Emscripten, Node.js, npm), build the
 #                              WebAssembly engine in build-wasm/package/chariot.js (net and book
-#                              inside), its npm package build-wasm/chariot-xiangqi-<version>.tgz
+#                              inside) and, in build-wasm/single, its single-threaded module
+#                              chariot-st.js, their npm package build-wasm/chariot-xiangqi-<version>.tgz
 #                              and the demo page in build-wasm/demo (docs/web.md)
 #
 # Environment: BUILD_DIR (default build; build-windows for `windows`, build-wasm
@@ -98,6 +99,12 @@ if [ "$job" = wasm ]; then
   emcmake cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DCHARIOT_BUILD_TESTS=OFF \
     -DCHARIOT_BOOK_BUILDER="$native_dir/chariot"
   cmake --build "$build_dir" -j "$jobs" --target chariot_web
+  # The module without threads, for pages that are not cross-origin
+  # isolated: the engine compiled again, without pthreads.
+  echo "== building the single-threaded WebAssembly engine ($build_type) in $build_dir/single"
+  emcmake cmake -S "$root" -B "$build_dir/single" -DCMAKE_BUILD_TYPE="$build_type" -DCHARIOT_BUILD_TESTS=OFF \
+    -DCHARIOT_WEB_THREADS=OFF -DCHARIOT_BOOK_BUILDER="$native_dir/chariot"
+  cmake --build "$build_dir/single" -j "$jobs" --target chariot_web
   "$root/web/assemble.sh" "$build_dir"
   exit 0
 fi

@@ -4,13 +4,17 @@
 #   1. install what is missing (Emscripten, Node.js, npm, chromium), then
 #      scripts/build.sh wasm (the engine, its npm package, the demo page)
 #   2. Node (web/test/node-test.js): `bench` through the package's API gives
-#      the native engine's node signature; threads, Hash, stop; the tarball
-#      installs into an empty folder and a script there gets a bestmove
-#   3. ucci_probe.py through the package's stdin/stdout bin: every check passes
-#   4. a match of the bin against the native build: no forfeit, no illegal
-#      move, no time loss
-#   5. headless chromium plays the demo page (web/test/browser-test.js):
-#      moves by clicks, the analysis read back, a screenshot, no console error
+#      the native engine's node signature; threads, Hash, stop; the same for
+#      the module without threads (chariot-st.js), with isready, stop,
+#      ponderhit and quit during its searches; the tarball installs into an
+#      empty folder and a script there gets a bestmove
+#   3. ucci_probe.py through the package's stdin/stdout bin, with either
+#      module (--single-threaded): every check passes
+#   4. a match of the bin against the native build (and a 2-game one of the
+#      bin --single-threaded): no forfeit, no illegal move, no time loss
+#   5. headless chromium plays the demo page (web/test/browser-test.js),
+#      cross-origin isolated (threads) and not (chariot-st.js): moves by
+#      clicks, the analysis read back, a screenshot, no console error
 #
 # Environment: CHARIOT_SHARED_TOOLS (ucci_probe.py, xqmatch.py, openings.txt;
 # default ../shared/tools beside the repository), WASM_BUILD_DIR (default
@@ -50,33 +54,42 @@ BUILD_DIR="$wasm_dir" NATIVE_BUILD_DIR="$native_dir" "$root/scripts/build.sh" wa
 bin="node $wasm_dir/package/bin/chariot-xiangqi.js"
 echo "($(( $(date +%s) - step_start )) s)"
 
-step "2. Node: bench signature, threads, hash, stop, the tarball installed"
+step "2. Node: bench signature, threads, hash, stop (both modules), the tarball installed"
 step_start=$(date +%s)
 node "$root/web/test/node-test.js" "$wasm_dir" "$native_dir/chariot" || fail "Node checks"
 echo "($(( $(date +%s) - step_start )) s)"
 
-step "3. UCCI probe through the package's bin"
+step "3. UCCI probe through the package's bin, with threads and without"
 step_start=$(date +%s)
 python3 "$tools/ucci_probe.py" "$bin" | grep -E '^FAIL|handshake|passed' || fail "ucci_probe.py"
+python3 "$tools/ucci_probe.py" "$bin --single-threaded" | grep -E '^FAIL|handshake|passed' ||
+  fail "ucci_probe.py (--single-threaded)"
 echo "($(( $(date +%s) - step_start )) s)"
 
-step "4. match: the WebAssembly build against the native one, $games games, ${match_limit[*]}, margin $margin_ms ms"
-step_start=$(date +%s)
-match_log="$wasm_dir/match.log"
-if python3 "$tools/xqmatch.py" --engine1 "$bin" --name1 "Chariot-wasm" \
-     --engine2 "$native_dir/chariot" --name2 "Chariot-native" \
-     --openings "$tools/openings.txt" --games "$games" "${match_limit[@]}" --margin-ms "$margin_ms" \
-     > "$match_log" 2>&1; then
-  grep -E '^Game |^W/D/L' "$match_log"
-  played=$(grep -c '^Game ' "$match_log" || true)
-  [ "$played" -eq "$games" ] || fail "match: $played of $games games finished"
-  if grep -E '^Game ' "$match_log" | grep -Eq 'illegal move|time forfeit|crash|no reply|start failure|nobestmove'; then
-    fail "match: a game was lost by forfeit (see $match_log)"
+# match <engine command> <name> <games> <log>: no forfeit, every game played.
+match() {
+  local engine="$1" name="$2" n="$3" log="$4"
+  if python3 "$tools/xqmatch.py" --engine1 "$engine" --name1 "$name" \
+       --engine2 "$native_dir/chariot" --name2 "Chariot-native" \
+       --openings "$tools/openings.txt" --games "$n" "${match_limit[@]}" --margin-ms "$margin_ms" \
+       > "$log" 2>&1; then
+    grep -E '^Game |^W/D/L' "$log"
+    played=$(grep -c '^Game ' "$log" || true)
+    [ "$played" -eq "$n" ] || fail "match ($name): $played of $n games finished"
+    if grep -E '^Game ' "$log" | grep -Eq 'illegal move|time forfeit|crash|no reply|start failure|nobestmove'; then
+      fail "match ($name): a game was lost by forfeit (see $log)"
+    fi
+  else
+    cat "$log"
+    fail "xqmatch.py ($name)"
   fi
-else
-  cat "$match_log"
-  fail "xqmatch.py"
-fi
+}
+step "4. match: the WebAssembly build against the native one, $games games (and 2 without threads), ${match_limit[*]}, margin $margin_ms ms"
+step_start=$(date +%s)
+match "$bin" "Chariot-wasm" "$games" "$wasm_dir/match.log"
+# The module without threads polls for its input while it searches: its
+# clock must hold as well.
+match "$bin --single-threaded" "Chariot-wasm-st" 2 "$wasm_dir/match-single.log"
 echo "($(( $(date +%s) - step_start )) s)"
 
 step "5. headless chromium plays the demo page"

@@ -85,12 +85,15 @@ void Engine::declareOptions() {
     hash.zeroMeansDefault = true;
     options_.add(std::move(hash));
     Option threads = spinOption(
-        "threads", "Threads", 1, 1, 256, "search threads (Lazy SMP; UCCI 0: 1)", [this, say](const OptionValue& v) {
+        "threads", "Threads", 1, 1, 256, "search threads (Lazy SMP; UCCI 0: 1)", [this](const OptionValue& v) {
             searcher_.wait();
             searchOptions_.threads = int(std::min<int64_t>(v.spin, caps_.threads));
             // Only a front-end with a lower cap than the option's range (the
-            // WebAssembly build: 32) clamps, and says so.
-            return say(v.spin > caps_.threads, fmt::format("threads: at most {} in this build", caps_.threads));
+            // WebAssembly builds: 32, or 1 without threads) clamps, and says so.
+            if (v.spin <= caps_.threads) return Messages{};
+            if (caps_.threads == 1 && !caps_.threadsNote.empty())
+                return Messages{fmt::format("threads: one thread only ({}); using 1", caps_.threadsNote)};
+            return Messages{fmt::format("threads: at most {} in this build", caps_.threads)};
         });
     threads.zeroMeansDefault = true;
     options_.add(std::move(threads));
@@ -373,7 +376,8 @@ void Engine::go(GoRequest request, EngineCallbacks callbacks) {
             if (limited) chooseLimitedMove(answer.result, skill, seed);
             judgeOutcome(answer, drawOffered_.load(), !limited || skill.level >= skill::MinResignLevel);
             if (onBest) onBest(answer);
-        }};
+        },
+        std::move(callbacks.onPoll)};
     searcher_.start(position_, request.limits, options, std::move(sc));
 }
 

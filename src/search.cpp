@@ -19,6 +19,12 @@ namespace {
 // The tuning constants are SearchParams (search_params.h), read from the
 // worker's options; these are fixed.
 constexpr int CheckInterval = 1024;  // nodes between clock checks
+#if CHARIOT_NO_THREADS
+// Without threads: the longest the input waits for the search to let the
+// host deliver it (`stop`, `isready`); each turn costs the search a little
+// (a few percent in all at this interval: docs/web.md).
+constexpr int64_t PollIntervalMs = 5;
+#endif
 
 }  // namespace
 
@@ -89,6 +95,7 @@ void Worker::prepare(const Position& root, const std::vector<Move>& moves, const
     rootDepth_ = 0;
     nullMoveMinPly_ = 0;
     nextProgressMs_ = 1000;
+    nextPollMs_ = 0;
     rootMoves.clear();
     std::mt19937_64 rng(seed);
     for (Move m : moves) {
@@ -135,6 +142,19 @@ bool Worker::checkStop() {
             return true;
         }
     }
+#if CHARIOT_NO_THREADS
+    // The input arrives only when the search lets the host run: every few
+    // milliseconds, at the clock checks. A `stop` (or `quit`) taken in the
+    // poll ends the search here.
+    if (n % CheckInterval == 0 && shared_.callbacks.onPoll) {
+        const int64_t now = shared_.time.elapsedMs();
+        if (now >= nextPollMs_) {
+            nextPollMs_ = now + PollIntervalMs;
+            shared_.callbacks.onPoll(0);
+            if (shared_.stopRequested.load(std::memory_order_relaxed)) return true;
+        }
+    }
+#endif
     if (n % CheckInterval == 0 && shared_.time.outOfTime()) {
         shared_.requestStop(false);
         return true;

@@ -8,6 +8,24 @@
 
 namespace chariot {
 
+#if CHARIOT_NO_THREADS
+
+PoolThread::PoolThread() = default;
+PoolThread::~PoolThread() = default;
+
+void PoolThread::run(std::function<void()> job) {
+    assert(!busy_);
+    busy_ = true;
+    job();
+    busy_ = false;
+}
+
+void PoolThread::wait() {}
+
+bool PoolThread::busy() const { return busy_; }
+
+#else
+
 PoolThread::PoolThread() : thread_([this] { idleLoop(); }) {}
 
 PoolThread::~PoolThread() {
@@ -52,6 +70,8 @@ void PoolThread::idleLoop() {
         cv_.notify_all();
     }
 }
+
+#endif  // CHARIOT_NO_THREADS
 
 // ---------------------------------------------------------------------------
 
@@ -108,7 +128,8 @@ void Searcher::start(const Position& root, const SearchLimits& limits, const Sea
     shared_.options = options;
     shared_.callbacks = std::move(callbacks);
     shared_.time.init(limits, options);
-    shared_.threadCount = std::clamp(options.threads, 1, 256);
+    // Without threads the helpers would search one after another: one thread.
+    shared_.threadCount = std::clamp(options.threads, 1, CHARIOT_NO_THREADS ? 1 : 256);
     root_ = root;
     resizePool(shared_.threadCount);
 
@@ -147,6 +168,18 @@ void Searcher::mainThread() {
     }
     // A ponder or infinite search must not answer before stop or ponderhit,
     // nor a limited one before its minimum think time: the time manager says.
+#if CHARIOT_NO_THREADS
+    // No other thread can bring the stop or ponderhit: the host is polled,
+    // for at most the delay (-1: until input arrives), until the time
+    // manager lets the search answer. With no host to poll (a blocking
+    // search) nothing could end the wait: the search answers now.
+    while (shared_.callbacks.onPoll) {
+        const int64_t delay =
+            shared_.time.answerDelayMs(shared_.stopRequested.load(), shared_.stopCommanded.load(), rootMoves_.empty());
+        if (delay == 0) break;
+        shared_.callbacks.onPoll(delay);
+    }
+#else
     {
         std::unique_lock lock(shared_.waitMutex);
         while (true) {
@@ -159,6 +192,7 @@ void Searcher::mainThread() {
                 shared_.wake.wait_for(lock, std::chrono::milliseconds(delay));
         }
     }
+#endif
     shared_.requestStop(false);  // the helpers
     for (size_t i = 1; i < threads_.size(); ++i) threads_[i]->wait();
     if (!rootMoves_.empty()) result = pickResult();

@@ -42,13 +42,15 @@ uint64_t loadWord(const uint64_t& word) {
 void storeWord(uint64_t& word, uint64_t value) {
     std::atomic_ref<uint64_t>(word).store(value, std::memory_order_relaxed);
 }
-void touchWord(uint64_t& word) { std::atomic_ref<uint64_t>(word).fetch_or(0, std::memory_order_relaxed); }
+[[maybe_unused]] void touchWord(uint64_t& word) {
+    std::atomic_ref<uint64_t>(word).fetch_or(0, std::memory_order_relaxed);
+}
 #else
 // A standard library without std::atomic_ref (libc++ before 19, which the
 // WebAssembly build uses): the same relaxed accesses by the compiler's builtins.
 uint64_t loadWord(const uint64_t& word) { return __atomic_load_n(&word, __ATOMIC_RELAXED); }
 void storeWord(uint64_t& word, uint64_t value) { __atomic_store_n(&word, value, __ATOMIC_RELAXED); }
-void touchWord(uint64_t& word) { __atomic_fetch_or(&word, uint64_t(0), __ATOMIC_RELAXED); }
+[[maybe_unused]] void touchWord(uint64_t& word) { __atomic_fetch_or(&word, uint64_t(0), __ATOMIC_RELAXED); }
 #endif
 
 Value fromTT(Value v, int ply) {
@@ -75,11 +77,13 @@ size_t memoryLimitMB() {
 
 TranspositionTable::TranspositionTable(size_t megabytes) { resize(megabytes); }
 
-constexpr size_t PopulateMaxBytes = size_t(1) << 30;
-
 TranspositionTable::~TranspositionTable() { release(); }
 
 void TranspositionTable::startPopulating() {
+#if CHARIOT_NO_THREADS
+    // No thread to do it in the background: the search faults the pages in.
+#else
+    constexpr size_t PopulateMaxBytes = size_t(1) << 30;
     stopPopulating();
     // Up to a gigabyte: the pages the default and usual sizes need. A larger
     // table is backed by the search as it writes (a huge request should not
@@ -93,12 +97,15 @@ void TranspositionTable::startPopulating() {
             touchWord(*reinterpret_cast<uint64_t*>(begin + offset));
         }
     });
+#endif
 }
 
-void TranspositionTable::stopPopulating(bool abandon) {
+void TranspositionTable::stopPopulating([[maybe_unused]] bool abandon) {
+#if !CHARIOT_NO_THREADS
     if (!populator_.joinable()) return;
     if (abandon) populateStop_ = true;
     populator_.join();
+#endif
 }
 
 void TranspositionTable::release() {

@@ -143,6 +143,16 @@ void Protocol::post(Message m) {
 }
 
 int Protocol::runStdin() {
+#if CHARIOT_NO_THREADS
+    // No reader thread: the loop reads stdin when it has nothing else to do,
+    // and a search reads it when it polls (pollDuringSearch).
+    readingStdin_ = true;
+    stdinEnded_ = false;
+    stdinLines_ = {};
+    const int code = loop();
+    readingStdin_ = false;
+    return code;
+#else
     // The reader may outlive the loop (it stays blocked in read() after quit;
     // process exit ends it): once the loop is over it posts nothing more, so
     // that input arriving then (or the end of input: a GUI closes the pipe
@@ -177,7 +187,63 @@ int Protocol::runStdin() {
     std::lock_guard lock(gate->mutex);
     gate->open = false;
     return code;
+#endif
 }
+
+#if CHARIOT_NO_THREADS
+bool Protocol::pumpStdin(int64_t waitMs) {
+    if (!readingStdin_ || stdinEnded_) return false;
+    char buffer[65536];
+    bool ended = false;
+    const size_t n = platform::pollStdin(buffer, sizeof buffer, waitMs, ended);
+    std::vector<LineSplitter::Line> lines;
+    stdinLines_.feed(buffer, n, lines);
+    for (auto& l : lines) post({Event::Line, std::move(l.text), l.truncated});
+    if (ended) {
+        if (auto last = stdinLines_.finish()) post({Event::Line, std::move(last->text), last->truncated});
+        post({Event::EndOfInput, {}, false});
+        stdinEnded_ = true;
+    }
+    return true;
+}
+
+void Protocol::pollDuringSearch(int64_t waitMs) {
+    // A search started by a queued go runs to its end inside drainDeferred():
+    // the commands queued after that go that act on it (its stop, its
+    // ponderhit) act now, as drainDeferred() takes them once a threaded
+    // search has started.
+    bool acted = false;
+    if (xboard_) {
+        acted = xboard_->actOnQueued();
+    } else {
+        while (state_ != SearchState::Idle && !deferred_.empty() && actOnSearch(deferred_.front(), true)) {
+            deferred_.pop_front();
+            acted = true;
+        }
+    }
+    // A wait for stop or ponderhit ends as soon as anything is queued: the
+    // search then asks its time manager again.
+    if (queue_.empty() || waitMs == 0) pumpStdin(acted ? 0 : waitMs);
+    while (!queue_.empty() && queue_.front().event != Event::SearchDone) {
+        // `bench` searches while the loop is in handle(): the input waits
+        // for the loop, as it waits in the queue for a threaded one.
+        if (!xboard_ && state_ == SearchState::Idle) return;
+        Message m = std::move(queue_.front());
+        queue_.pop_front();
+        if (xboard_) {
+            // The session is searching: it acts on the line or keeps it for later.
+            (void)toXboard(m);
+        } else if (m.event == Event::EndOfInput) {
+            // As loop() takes it during a search.
+            inputClosed_ = true;
+            deferred_.push_back(m);
+            if (currentLimits_.infinite || currentLimits_.ponder) stopSearch();
+        } else if (!actOnSearch(m, false)) {
+            deferred_.push_back(m);
+        }
+    }
+}
+#endif
 
 int Protocol::runLines(const std::vector<std::string>& lines) {
     resetSession();
@@ -190,6 +256,10 @@ int Protocol::loop() {
     while (true) {
         Message m;
         {
+#if CHARIOT_NO_THREADS
+            while (queue_.empty())
+                if (!pumpStdin(-1)) return 0;  // nothing more can come
+#endif
             std::unique_lock lock(queueMutex_);
             queueCv_.wait(lock, [this] { return !queue_.empty(); });
             m = std::move(queue_.front());
@@ -334,6 +404,9 @@ bool Protocol::handle(const std::string& line, bool truncated) {
                 post({Event::SearchDone, {}, false});
             },
             fmt::format("{} {}", EngineName, EngineVersion));
+#if CHARIOT_NO_THREADS
+        xboard_->setSearchPoll([this](int64_t waitMs) { pollDuringSearch(waitMs); });
+#endif
         return true;
     }
     // A stop that crossed the answer of a search that ended by itself
@@ -569,6 +642,9 @@ void Protocol::startSearch(GoRequest request) {
         }
         post({Event::SearchDone, {}, false});
     };
+#if CHARIOT_NO_THREADS
+    callbacks.onPoll = [this](int64_t waitMs) { pollDuringSearch(waitMs); };
+#endif
     engine_.go(std::move(request), std::move(callbacks));
 }
 

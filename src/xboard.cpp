@@ -155,6 +155,15 @@ bool XboardSession::drain() {
     return true;
 }
 
+bool XboardSession::actOnQueued() {
+    bool acted = false;
+    while (search_ != Search::Idle && !deferred_.empty() && duringSearch(deferred_.front()) == Action::Done) {
+        deferred_.pop_front();
+        acted = true;
+    }
+    return acted;
+}
+
 // ---------------------------------------------------------------------------
 
 XboardSession::Action XboardSession::duringSearch(const Pending& p) {
@@ -634,6 +643,7 @@ void XboardSession::start(Kind kind, GoRequest request) {
         }
         searchDone_();
     };
+    callbacks.onPoll = searchPoll_;
     engine_.go(std::move(request), std::move(callbacks));
 }
 

@@ -9,7 +9,8 @@ WebAssembly threads need):
     python3 web/serve.py build-wasm/demo            # http://127.0.0.1:8000/
     python3 web/serve.py build-wasm/demo --port 0   # any free port (printed)
 
---no-isolation leaves the headers out (the page then says why it cannot run).
+--no-isolation leaves the headers out (the page then runs the engine on one
+thread, with the module without threads, chariot-st.js).
 For local use only: it serves the folder to the loopback interface.
 """
 import argparse

@@ -38,6 +38,9 @@ struct WorkCaps {
     int threads = 256;                          // search threads
     size_t benchPositions = 0;                  // bench runs only the first N positions; 0: all
     int64_t minThinkMs = INT64_MAX;             // the strength limiter's minimum think time at most this
+    // Why `threads` is capped, said with the clamp (the single-threaded
+    // WebAssembly module: no threads where the page is not cross-origin isolated).
+    std::string threadsNote;
 };
 
 struct GoRequest {
@@ -60,6 +63,7 @@ struct EngineCallbacks {
     std::function<void(const CurrentMove&)> onCurrentMove;
     std::function<void(const SearchProgress&)> onProgress;
     std::function<void(const BestMove&)> onBestMove;  // last call of a go
+    std::function<void(int64_t)> onPoll;              // built without threads only: SearchCallbacks::onPoll
 };
 
 // A hash-table entry as `probe` shows it.
@@ -110,8 +114,9 @@ public:
     // Starts answering the current position and returns at once: a book move
     // (when the book is on and the limits allow one: not ponder, infinite,
     // mate or searchmoves), else a search. The answer arrives through
-    // onBestMove, on the search thread (for a book move: before go returns).
-    // A search still running is waited for first.
+    // onBestMove, on the search thread (for a book move, and in a build
+    // without threads for every move: before go returns). A search still
+    // running is waited for first.
     void go(GoRequest request, EngineCallbacks callbacks);
     void stop() { searcher_.stop(); }
     void ponderhit(bool drawOffered = false);

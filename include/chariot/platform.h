@@ -12,7 +12,18 @@
 //   WebAssembly (Emscripten): the POSIX code, except readStdin, which the
 //            web front-end (src/web/main.cpp) defines over the lines that
 //            JavaScript sends.
+//
+// CHARIOT_NO_THREADS=1 (set by the build; 0 by default) builds the engine
+// for a host without threads: the single-threaded WebAssembly module
+// (src/web/main_single.cpp), for pages that are not cross-origin isolated.
+// There the search runs on the thread that reads the input, and lets the
+// host deliver input every few milliseconds (pollStdin, below); the native
+// builds never compile that code.
 #pragma once
+
+#ifndef CHARIOT_NO_THREADS
+#define CHARIOT_NO_THREADS 0
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -59,6 +70,15 @@ std::string executableDir();
 // Reads up to `size` bytes of standard input as they arrive, untranslated.
 // Returns the count, 0 at end of input (or on an error that ends it).
 size_t readStdin(char* buffer, size_t size);
+
+#if CHARIOT_NO_THREADS
+// Without threads: lets the host run (WebAssembly: returns to the JavaScript
+// event loop, which delivers the lines sent meanwhile) for at most `waitMs`
+// milliseconds, less once input arrives (0: one turn; negative: until input
+// arrives or ends), then reads up to `size` bytes of what has arrived.
+// `ended` is set once the input has ended and every byte has been read.
+size_t pollStdin(char* buffer, size_t size, int64_t waitMs, bool& ended);
+#endif
 
 // The two-byte Chinese code pages of older xiangqi files.
 enum class Charset : uint8_t {

@@ -155,6 +155,12 @@ struct SearchCallbacks {
     std::function<void(const CurrentMove&)> onCurrentMove;
     std::function<void(const SearchProgress&)> onProgress;
     std::function<void(const SearchResult&)> onDone;  // last: the search is over
+    // Only built without threads (CHARIOT_NO_THREADS): the search runs on the
+    // thread that reads the input, so it calls this every few milliseconds
+    // (argument 0), and while it waits for stop or ponderhit (the most
+    // milliseconds it may wait; -1: until input arrives), for the caller to
+    // take the input that has arrived (stop, ponderhit, isready...).
+    std::function<void(int64_t)> onPoll;
 };
 
 // What every search thread reads of the search in progress: set by
@@ -269,6 +275,7 @@ private:
     Color nullMoveColor_ = Color::Red;
     int bestMoveChanges_ = 0;
     int64_t nextProgressMs_ = 1000;
+    int64_t nextPollMs_ = 0;  // without threads: when to call onPoll next
     Frame frames_[MaxPly + 4];
     Move pv_[MaxPly + 1][MaxPly + 1];
     int pvLength_[MaxPly + 1] = {};

@@ -2,6 +2,12 @@
 // starts a search on them (Lazy SMP: every thread searches the same root
 // and shares the transposition table), waits for ponderhit or stop, and
 // picks the answer.
+//
+// Built with CHARIOT_NO_THREADS=1 (a host without threads: the WebAssembly
+// module for pages that are not cross-origin isolated) there is no thread at
+// all: a PoolThread runs its job on the caller's thread, so `go` returns once
+// the search has answered, the search has one thread, and the main search
+// thread lets the host deliver input through SearchCallbacks::onPoll.
 #pragma once
 
 #include <condition_variable>
@@ -11,11 +17,13 @@
 #include <thread>
 #include <vector>
 
+#include "chariot/platform.h"
 #include "chariot/search.h"
 
 namespace chariot {
 
-// A thread that sleeps on a condition variable until it is given a job.
+// A thread that sleeps on a condition variable until it is given a job
+// (without threads: the job runs at once, in run()).
 class PoolThread {
 public:
     PoolThread();
@@ -27,6 +35,9 @@ public:
     bool busy() const;
 
 private:
+#if CHARIOT_NO_THREADS
+    bool busy_ = false;  // in run(), doing the job
+#else
     void idleLoop();
     mutable std::mutex mutex_;
     std::condition_variable cv_;
@@ -34,6 +45,7 @@ private:
     bool busy_ = false;
     bool quit_ = false;
     std::thread thread_;  // last: starts once the members above exist
+#endif
 };
 
 class Searcher {
@@ -43,7 +55,8 @@ public:
     Searcher(const Searcher&) = delete;
     Searcher& operator=(const Searcher&) = delete;
 
-    // Starts a search of a copy of `root` on the pool and returns at once.
+    // Starts a search of a copy of `root` on the pool and returns at once
+    // (without threads: once the search is over and onDone has returned).
     // The stop and ponder state and the clock are reset here, in the caller's
     // thread, so a stop or ponderhit sent right after `go` cannot be lost.
     // A search still running is waited for first.

@@ -6,10 +6,13 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <thread>
 
 #include "chariot/platform.h"
 #include "chariot/types.h"
+
+#if !CHARIOT_NO_THREADS
+#include <thread>
+#endif
 
 namespace chariot {
 
@@ -84,7 +87,9 @@ private:
     // Joins the filler; `abandon`: tell it to stop first.
     void stopPopulating(bool abandon = true);
 
+#if !CHARIOT_NO_THREADS  // without threads the search backs the pages as it writes them
     std::thread populator_;
+#endif
     std::atomic<bool> populateStop_{false};
 
     platform::LargeBlock memory_;  // buckets_ is its aligned start

@@ -57,7 +57,8 @@ public:
     ~Protocol();
 
     // Reads stdin on its own thread until `quit` or end of input; returns
-    // the process exit code.
+    // the process exit code. (Built without threads: on this thread, which
+    // the search polls for input; see platform::pollStdin.)
     int runStdin();
     // Runs the loop over the given lines (then behaves as at end of input).
     // May be called again (the fuzzer reuses one Protocol): each call is a
@@ -92,6 +93,15 @@ private:
     bool drainDeferred();
     // With the CECP dialect: the session gets every event; false ends the loop.
     bool toXboard(const Message& m);
+#if CHARIOT_NO_THREADS
+    // Without threads: moves what stdin has into queue_, waiting at most
+    // `waitMs` for input (negative: until some arrives); false when there is
+    // nothing to wait for (not reading stdin, or its end already queued).
+    bool pumpStdin(int64_t waitMs);
+    // The search's poll (SearchCallbacks::onPoll): the input that has
+    // arrived, taken as the loop takes it while a search runs.
+    void pollDuringSearch(int64_t waitMs);
+#endif
 
     void cmdHandshake(Dialect d);
     void cmdSetOption(const std::vector<std::string>& tokens);
@@ -155,6 +165,11 @@ private:
     std::mutex queueMutex_;
     std::condition_variable queueCv_;
     std::deque<Message> queue_;
+#if CHARIOT_NO_THREADS
+    bool readingStdin_ = false;  // runStdin: the loop reads stdin itself
+    bool stdinEnded_ = false;    // its EndOfInput is queued
+    LineSplitter stdinLines_;
+#endif
 };
 
 }  // namespace chariot

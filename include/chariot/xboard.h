@@ -58,6 +58,15 @@ public:
     bool onLine(const std::string& line, bool truncated);
     bool onSearchDone();
     bool onEndOfInput();
+    // Built without threads: the owner's poll for input during the
+    // session's searches (SearchCallbacks::onPoll), which hands the lines
+    // that have arrived to onLine and onEndOfInput.
+    void setSearchPoll(std::function<void(int64_t)> poll) { searchPoll_ = std::move(poll); }
+    // Built without threads, from that poll: a search started by a waiting
+    // command runs to its end inside drain(), so the commands that waited
+    // after it act on it here, as drain() takes them once a threaded search
+    // has started. True if one did.
+    bool actOnQueued();
 
 private:
     enum class Mode : uint8_t { Force, Playing, Analyzing };
@@ -131,6 +140,7 @@ private:
     Engine& engine_;
     Writer say_;
     std::function<void()> searchDone_;
+    std::function<void(int64_t)> searchPoll_;
     std::string myName_;
 
     // The game.

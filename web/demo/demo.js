@@ -23,6 +23,7 @@ const state = {
   analysis: "",
   result: "",
   readyMs: null, // performance.now() at the first readyok: page load to ready
+  threaded: null, // the engine runs on threads (false: chariot-st.js, one thread)
   elo: { min: null, max: null },
 };
 window.chariotDemo = state; // read by the browser test
@@ -36,7 +37,13 @@ const queries = [];
 worker.onmessage = (event) => {
   const msg = event.data;
   if (msg.error) return fail(msg.error);
-  if (msg.ready) return send("uci");
+  if (msg.ready) {
+    state.threaded = msg.threaded;
+    $("engine").textContent = msg.threaded
+      ? "The engine runs on WebAssembly threads."
+      : "The engine runs on one thread: this page is not cross-origin isolated.";
+    return send("uci");
+  }
   onLine(msg.line);
 };
 

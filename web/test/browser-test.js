@@ -10,8 +10,9 @@
 // reported), sets a strength, plays moves by clicking the board against the
 // engine, reads the moves and the analysis back from the page, keeps a
 // screenshot (<build-wasm>/demo-test.png) and fails on any console error or
-// page error. Then the page served without the cross-origin headers must
-// say in the page why the engine cannot run there.
+// page error. Then the same with the page served without the cross-origin
+// headers, where the engine must be the module without threads
+// (chariot-st.js; screenshot demo-test-single.png).
 "use strict";
 const { spawn } = require("child_process");
 const path = require("path");
@@ -35,6 +36,85 @@ function serve(isolation) {
   });
 }
 
+// Loads the page (served with the cross-origin headers or without),
+// waits for readyok, sets a strength and plays USER_MOVES moves by clicks.
+async function playPage(browser, isolation, check) {
+  const { server, url } = await serve(isolation);
+  const what = isolation ? "isolated page" : "page without the headers";
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 960, height: 640 });
+    const errors = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+    });
+    page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+    page.on("requestfailed", (req) => errors.push(`request failed: ${req.url()}`));
+
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForFunction(() => window.chariotDemo.readyMs !== null || window.chariotDemo.phase === "error",
+                               { timeout: 60000 });
+    const start = await page.evaluate(() => ({
+      isolated: self.crossOriginIsolated,
+      readyMs: window.chariotDemo.readyMs,
+      threaded: window.chariotDemo.threaded,
+      engineNote: document.getElementById("engine").textContent,
+      error: document.getElementById("error").textContent,
+      elo: window.chariotDemo.elo,
+      strengths: [...document.querySelectorAll("#strength option")].map((o) => o.value),
+    }));
+    check(start.isolated === isolation, `${what}: crossOriginIsolated is ${start.isolated}`);
+    check(start.threaded === isolation,
+          `${what}: the engine ${start.threaded ? "runs on threads" : "runs on one thread"}: '${start.engineNote}'${start.error ? " error: " + start.error : ""}`);
+    check(start.readyMs !== null, `${what}: engine ready: readyok ${Math.round(start.readyMs)} ms after navigation`);
+    check(start.elo.min !== null && start.strengths.length > 2,
+          `strength selector from the engine's UCI_Elo range ${start.elo.min}..${start.elo.max}: ${start.strengths.length} choices`);
+    if (start.readyMs === null) return;
+
+    // The quickest think time and a limited strength (a new game starts).
+    const elo = start.strengths[Math.floor(start.strengths.length / 2)];
+    // Letters on the pieces: the test machine may have no CJK font.
+    await page.select("#labels", "letters");
+    await page.select("#movetime", "300");
+    await page.select("#strength", elo);
+    await page.waitForFunction(() => window.chariotDemo.phase === "user", { timeout: 30000 });
+
+    for (let i = 0; i < USER_MOVES; i++) {
+      await page.waitForFunction(() => window.chariotDemo.phase === "user" || window.chariotDemo.phase === "over",
+                                 { timeout: 60000 });
+      const legal = await page.evaluate(() => window.chariotDemo.legal.slice());
+      if (legal.length === 0) break;
+      const move = legal[(i * 7) % legal.length]; // varied, deterministic
+      const before = await page.evaluate(() => window.chariotDemo.moves.length);
+      await page.click(`[data-square="${move.slice(0, 2)}"]`);
+      await page.click(`[data-square="${move.slice(2)}"]`);
+      await page.waitForFunction((n) => window.chariotDemo.moves.length >= n + 2 || window.chariotDemo.phase === "over",
+                                 { timeout: 60000 }, before);
+      const moves = await page.evaluate(() => window.chariotDemo.moves.slice());
+      check(moves[before] === move, `clicked ${move}: the page played it`);
+    }
+    await page.waitForFunction(() => window.chariotDemo.phase === "user" || window.chariotDemo.phase === "over",
+                               { timeout: 60000 });
+    const end = await page.evaluate(() => ({
+      moves: window.chariotDemo.moves.slice(),
+      movesText: document.getElementById("moves").textContent,
+      analysis: document.getElementById("analysis").textContent,
+      fen: window.chariotDemo.fen,
+    }));
+    check(end.moves.length === 2 * USER_MOVES, `${what}: ${end.moves.length} plies played: ${end.movesText}`);
+    check(/^depth \d+ .*score .*\n[a-i][0-9][a-i][0-9]/.test(end.analysis),
+          `the analysis line is shown: ${end.analysis.replace("\n", " | ")}`);
+    check(end.fen.split(" ").length >= 2, `the position the page shows: ${end.fen}`);
+    const shot = path.join(build, isolation ? "demo-test.png" : "demo-test-single.png");
+    await page.screenshot({ path: shot });
+    console.log(`screenshot: ${shot}`);
+    check(errors.length === 0, `${what}: no console or page error${errors.length ? ": " + errors.join("; ") : ""}`);
+    await page.close();
+  } finally {
+    server.kill();
+  }
+}
+
 async function main() {
   const failures = [];
   const check = (ok, what) => {
@@ -47,88 +127,11 @@ async function main() {
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   try {
-    // 1. The cross-origin-isolated page: play.
-    const { server, url } = await serve(true);
-    try {
-      const page = await browser.newPage();
-      await page.setViewport({ width: 960, height: 640 });
-      const errors = [];
-      page.on("console", (msg) => {
-        if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
-      });
-      page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
-      page.on("requestfailed", (req) => errors.push(`request failed: ${req.url()}`));
-
-      await page.goto(url, { waitUntil: "load" });
-      await page.waitForFunction(() => window.chariotDemo.readyMs !== null || window.chariotDemo.phase === "error",
-                                 { timeout: 60000 });
-      const start = await page.evaluate(() => ({
-        isolated: self.crossOriginIsolated,
-        readyMs: window.chariotDemo.readyMs,
-        phase: window.chariotDemo.phase,
-        elo: window.chariotDemo.elo,
-        strengths: [...document.querySelectorAll("#strength option")].map((o) => o.value),
-      }));
-      check(start.isolated, "the page is cross-origin isolated");
-      check(start.readyMs !== null, `engine ready: readyok ${Math.round(start.readyMs)} ms after navigation`);
-      check(start.elo.min !== null && start.strengths.length > 2,
-            `strength selector from the engine's UCI_Elo range ${start.elo.min}..${start.elo.max}: ${start.strengths.length} choices`);
-
-      // The quickest think time and a limited strength (a new game starts).
-      const elo = start.strengths[Math.floor(start.strengths.length / 2)];
-      // Letters on the pieces: the test machine may have no CJK font.
-      await page.select("#labels", "letters");
-      await page.select("#movetime", "300");
-      await page.select("#strength", elo);
-      await page.waitForFunction(() => window.chariotDemo.phase === "user", { timeout: 30000 });
-
-      for (let i = 0; i < USER_MOVES; i++) {
-        await page.waitForFunction(() => window.chariotDemo.phase === "user" || window.chariotDemo.phase === "over",
-                                   { timeout: 60000 });
-        const legal = await page.evaluate(() => window.chariotDemo.legal.slice());
-        if (legal.length === 0) break;
-        const move = legal[(i * 7) % legal.length]; // varied, deterministic
-        const before = await page.evaluate(() => window.chariotDemo.moves.length);
-        await page.click(`[data-square="${move.slice(0, 2)}"]`);
-        await page.click(`[data-square="${move.slice(2)}"]`);
-        await page.waitForFunction((n) => window.chariotDemo.moves.length >= n + 2 || window.chariotDemo.phase === "over",
-                                   { timeout: 60000 }, before);
-        const moves = await page.evaluate(() => window.chariotDemo.moves.slice());
-        check(moves[before] === move, `clicked ${move}: the page played it`);
-      }
-      await page.waitForFunction(() => window.chariotDemo.phase === "user" || window.chariotDemo.phase === "over",
-                                 { timeout: 60000 });
-      const end = await page.evaluate(() => ({
-        moves: window.chariotDemo.moves.slice(),
-        movesText: document.getElementById("moves").textContent,
-        analysis: document.getElementById("analysis").textContent,
-        fen: window.chariotDemo.fen,
-      }));
-      check(end.moves.length === 2 * USER_MOVES, `${end.moves.length} plies played: ${end.movesText}`);
-      check(/^depth \d+ .*score .*\n[a-i][0-9][a-i][0-9]/.test(end.analysis),
-            `the analysis line is shown: ${end.analysis.replace("\n", " | ")}`);
-      check(end.fen.split(" ").length >= 2, `the position the page shows: ${end.fen}`);
-      const shot = path.join(build, "demo-test.png");
-      await page.screenshot({ path: shot });
-      console.log(`screenshot: ${shot}`);
-      check(errors.length === 0, `no console or page error${errors.length ? ": " + errors.join("; ") : ""}`);
-      await page.close();
-    } finally {
-      server.kill();
-    }
-
-    // 2. The same page without the headers: no SharedArrayBuffer, a clear message.
-    const plain = await serve(false);
-    try {
-      const page = await browser.newPage();
-      await page.goto(plain.url, { waitUntil: "load" });
-      await page.waitForFunction(() => window.chariotDemo.phase === "error", { timeout: 30000 });
-      const message = await page.evaluate(() => document.getElementById("error").textContent);
-      check(/Cross-Origin-Opener-Policy/.test(message), `without the headers the page says: ${message}`);
-      await page.close();
-    } finally {
-      plain.server.kill();
-    }
+    // 1. The cross-origin-isolated page: the module with threads.
+    await playPage(browser, true, check);
+    // 2. The same page without the headers: no SharedArrayBuffer, so the
+    // module without threads (chariot-st.js) plays, with no console error.
+    await playPage(browser, false, check);
   } finally {
     await browser.close();
   }

@@ -9,8 +9,14 @@
 //      engine's own `perft 1`); Hash beyond the module's memory is clamped
 //      with a message; a line sent during a search (`stop`) reaches it; the
 //      API works inside a Node worker thread too
-//   3. the tarball installs into an empty folder (npm, offline) and a script
-//      there, and the package's bin on stdin/stdout, get a bestmove
+//   3. the module without threads (chariot-st.js, Chariot({threads:
+//      "single"})): the same bench signature; `threads 2` answered with an
+//      info string and kept at 1; `isready` answered during a search; `stop`
+//      ends `go infinite`; commands sent during a search wait for it and run
+//      in order; ponderhit; quit during a search
+//   4. the tarball installs into an empty folder (npm, offline) and a script
+//      there, and the package's bin on stdin/stdout, get a bestmove (with
+//      either module)
 "use strict";
 const { execFileSync } = require("child_process");
 const fs = require("fs");
@@ -108,7 +114,10 @@ async function main() {
   });
   check(/^bestmove [a-i]\d[a-i]\d/.test(inWorker), `in a worker thread: ${inWorker}`);
 
-  // 3. the tarball in an empty folder.
+  // 3. the module without threads.
+  await singleThreaded(nativeSig, legal, fen);
+
+  // 4. the tarball in an empty folder.
   const tgz = fs.readdirSync(build).filter((f) => /^chariot-xiangqi-.*\.tgz$/.test(f));
   check(tgz.length === 1, `one tarball: ${tgz.join(", ")}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "chariot-npm-"));
@@ -129,6 +138,10 @@ Chariot().then((engine) => {
 `);
     const out = execFileSync("node", ["play.js"], { cwd: dir, encoding: "utf8", timeout: 120000 }).trim();
     check(/^bestmove [a-i]\d[a-i]\d/.test(out), `installed package: ${out}`);
+    fs.writeFileSync(path.join(dir, "play-single.js"),
+                     fs.readFileSync(path.join(dir, "play.js"), "utf8").replace("Chariot()", 'Chariot({ threads: "single" })'));
+    const outSingle = execFileSync("node", ["play-single.js"], { cwd: dir, encoding: "utf8", timeout: 120000 }).trim();
+    check(/^bestmove [a-i]\d[a-i]\d/.test(outSingle), `installed package, the module without threads: ${outSingle}`);
     const types = path.join(dir, "node_modules", "chariot-xiangqi", "chariot.d.ts");
     check(fs.existsSync(types), "the TypeScript declarations are installed");
     const bin = path.join(dir, "node_modules", ".bin", "chariot-xiangqi");
@@ -137,6 +150,12 @@ Chariot().then((engine) => {
     });
     const last = piped.trim().split("\n").pop();
     check(/^bestmove [a-i]\d[a-i]\d/.test(last), `the bin on stdin/stdout (input then end of input): ${last}`);
+    const pipedSingle = execFileSync(bin, ["--single-threaded"], {
+      input: "ucci\nsetoption threads 4\nposition startpos\ngo depth 5\n", encoding: "utf8", timeout: 120000,
+    });
+    const lastSingle = pipedSingle.trim().split("\n").pop();
+    check(/^bestmove [a-i]\d[a-i]\d/.test(lastSingle) && /one thread only/.test(pipedSingle),
+          `the bin --single-threaded: ${lastSingle}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -146,6 +165,74 @@ Chariot().then((engine) => {
     process.exit(1);
   }
   console.log("Node checks passed");
+}
+
+// The module without threads, as a page that is not cross-origin isolated
+// runs it: everything on this thread, the input taken when the search polls.
+async function singleThreaded(nativeSig, legal, fen) {
+  const engine = await Chariot({ threads: "single" });
+  check(engine.threaded === false, "Chariot({threads: 'single'}): the module without threads");
+  const bench = await session(engine, ["bench"], /^Evaluation/);
+  const sig = signature(bench);
+  check(sig === nativeSig, `single-threaded bench signature: ${sig}, native ${nativeSig}`);
+
+  const uci = await session(engine, ["uci", "setoption name Threads value 2", "isready"], /^readyok/);
+  const note = uci.find((l) => /^info string threads:/.test(l)) || "";
+  check(/one thread only/.test(note), `Threads 2 is answered: '${note}'`);
+  engine.postMessage("setoption name UseBook value false");
+  engine.postMessage(`position fen ${fen} moves h2e2 h9g7`);
+
+  // isready during a search, then stop; what comes after the stop waits for
+  // the answer and runs in order: a new position and a search of it.
+  const t0 = Date.now();
+  const seen = [];
+  const listen = (line) => seen.push({ line, ms: Date.now() - t0 });
+  engine.addMessageListener(listen);
+  engine.postMessage("go infinite");
+  await new Promise((r) => setTimeout(r, 500));
+  engine.postMessage("isready");
+  await new Promise((r) => setTimeout(r, 500));
+  engine.postMessage("stop");
+  engine.postMessage("position startpos moves h2e2");
+  engine.postMessage("go depth 6");
+  engine.postMessage("isready");
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no second bestmove: ${seen.map((x) => x.line).slice(-5)}`)), 60000);
+    (function wait() {
+      const count = (re) => seen.filter((x) => re.test(x.line)).length;
+      if (count(/^bestmove/) >= 2 && count(/^readyok$/) >= 2) return clearTimeout(timer), resolve();
+      setTimeout(wait, 20);
+    })();
+  });
+  engine.removeMessageListener(listen);
+  const bestmoves = seen.filter((s) => s.line.startsWith("bestmove"));
+  const readies = seen.filter((s) => s.line === "readyok");
+  check(readies.length === 2 && readies[0].ms >= 450 && readies[0].ms < 900,
+        `isready during go infinite: readyok after ${readies[0] && readies[0].ms} ms (sent after 500 ms)`);
+  const first = bestmoves[0].line.split(" ")[1];
+  check(bestmoves[0].ms >= 950 && bestmoves[0].ms < 5000 && legal.includes(first),
+        `go infinite + stop after 1 s: ${bestmoves[0].line} after ${bestmoves[0].ms} ms`);
+  const afterH2e2 = execFileSync(native, [], { input: "position startpos moves h2e2\nperft 1\n", encoding: "utf8" })
+    .split("\n").filter((l) => /^[a-i]\d[a-i]\d: /.test(l)).map((l) => l.slice(0, 4));
+  const second = bestmoves[1].line.split(" ")[1];
+  check(afterH2e2.includes(second),
+        `the position and go sent during the search ran after it, in order: ${bestmoves[1].line}`);
+
+  // ponderhit reaches a ponder search, which then answers by its clock.
+  const t1 = Date.now();
+  engine.postMessage("position startpos");
+  engine.postMessage("go ponder movetime 300");
+  setTimeout(() => engine.postMessage("ponderhit"), 600);
+  const pondered = await session(engine, [], /^bestmove/, 30000);
+  const ponderMs = Date.now() - t1;
+  check(ponderMs >= 850 && ponderMs < 5000, `go ponder + ponderhit after 0.6 s: answered after ${ponderMs} ms (${pondered[pondered.length - 1]})`);
+
+  // quit during a search: its answer, then bye, and the engine ends.
+  engine.postMessage("go infinite");
+  setTimeout(() => engine.postMessage("quit"), 300);
+  const quitLines = await session(engine, [], /^bye/, 30000);
+  check(quitLines.some((l) => l.startsWith("bestmove")), "quit during go infinite: bestmove, then bye");
+  check((await engine.exited) === 0, "single-threaded quit: the engine ends with code 0");
 }
 
 main().catch((error) => {
