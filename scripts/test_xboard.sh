@@ -99,17 +99,25 @@ match() {
   t0=$(date +%s)
   # A home of its own: no settings file is read or written, no sound is
   # played; XBoard's oriental xiangqi theme (its themes/conf/xq), no side windows.
-  HOME="$dir/home" xvfb-run -a -s "-screen 0 1024x768x24" "$0" --in-display "$games" "$limit" \
-    "$dir/games.pgn" "$dir/final-board.png" \
-    -variant xiangqi -mg "$games" -matchPause 500 -tc 0:10 -inc 0.1 -adjudicateDrawMoves 100 \
-    -autoCallFlag true -showThinking true -pgnExtendedInfo true \
-    -saveGameFile "$dir/games.pgn" -debugMode true -nameOfDebugFile "$dir/xboard.debug" \
-    -saveSettingsOnExit false -soundProgram true -popupExitMessage true -engineOutputUp false \
-    -moveHistoryUp false -evalGraphUp false \
-    -pid "~~/themes/xiangqi" -trueColors true -useBoardTexture true -overrideLineGap 0 \
-    -liteBackTextureFile "~~/themes/textures/xqboard-9x10.png" \
-    -darkBackTextureFile "~~/themes/textures/xqboard-9x10.png" \
-    -highlightMoveWithArrow true "$@"
+  # Tried twice where XBoard never started (no debug log at all: on a loaded
+  # machine xvfb-run -a can lose the race for a display number); a game that
+  # went wrong is not retried.
+  local try
+  for try in 1 2; do
+    HOME="$dir/home" xvfb-run -a -s "-screen 0 1024x768x24" "$0" --in-display "$games" "$limit" \
+      "$dir/games.pgn" "$dir/final-board.png" \
+      -variant xiangqi -mg "$games" -matchPause 500 -tc 0:10 -inc 0.1 -adjudicateDrawMoves 100 \
+      -autoCallFlag true -showThinking true -pgnExtendedInfo true \
+      -saveGameFile "$dir/games.pgn" -debugMode true -nameOfDebugFile "$dir/xboard.debug" \
+      -saveSettingsOnExit false -soundProgram true -popupExitMessage true -engineOutputUp false \
+      -moveHistoryUp false -evalGraphUp false \
+      -pid "~~/themes/xiangqi" -trueColors true -useBoardTexture true -overrideLineGap 0 \
+      -liteBackTextureFile "~~/themes/textures/xqboard-9x10.png" \
+      -darkBackTextureFile "~~/themes/textures/xqboard-9x10.png" \
+      -highlightMoveWithArrow true "$@"
+    [ -s "$dir/xboard.debug" ] && break
+    if [ "$try" = 1 ]; then echo "== $name: XBoard did not start (no debug log); once more"; fi
+  done
   echo "== $name: $(($(date +%s) - t0)) s"
 }
 
