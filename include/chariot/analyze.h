@@ -60,8 +60,7 @@ struct MoveNote {
     Eval after;                     // the search of the position it led to
     int loss = 0;                   // internal units, >= 0
     std::string mark;               // "", "?!", "?", "??"
-    std::string egtb;               // the tables' verdict on the position after it ("" outside them)
-    std::optional<TbResult> table;  // the same, as the tables gave it (side to move's view)
+    std::optional<TbResult> table;  // the tables' verdict on the position after it (its side to move's view)
 };
 
 struct SideSummary {

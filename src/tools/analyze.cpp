@@ -95,12 +95,15 @@ Eval searchPosition(Engine& engine, const std::string& fen, const std::vector<st
 
 Value forRed(Value v, Color side) { return side == Color::Red ? v : -v; }
 
-// "egtb KRKAABB: red wins, mate in 12 moves" (who wins, not who is to move).
+// Who wins a table position ("red", "black" or "draw"), not who is to move.
+const char* tableWinner(const TbResult& r, Color toMove) {
+    if (r.wdl == TbWdl::Draw) return "draw";
+    return (r.wdl == TbWdl::Win ? toMove : ~toMove) == Color::Red ? "red" : "black";
+}
+// "egtb KRKAABB: red wins, mate in 12 moves".
 std::string tableVerdict(const TbResult& r, Color toMove) {
     if (r.wdl == TbWdl::Draw) return "egtb " + r.table + ": draw";
-    const Color winner = r.wdl == TbWdl::Win ? toMove : ~toMove;
-    return fmt::format("egtb {}: {} wins, mate in {} moves", r.table, winner == Color::Red ? "red" : "black",
-                       (r.dtm + 1) / 2);
+    return fmt::format("egtb {}: {} wins, mate in {} moves", r.table, tableWinner(r, toMove), (r.dtm + 1) / 2);
 }
 int capped(Value v) { return std::clamp(v, -LossCap, LossCap); }
 
@@ -141,10 +144,7 @@ GameReport analyzeGame(Engine& engine, const PreparedGame& game, const Options& 
         // win or draw loses a mate's worth, and is marked ?? above.
         Position after = pos;
         after.makeMove(n.move);
-        if (const auto tb = engine.probeTablebase(after)) {
-            n.egtb = tableVerdict(*tb, after.sideToMove());
-            n.table = tb;
-        }
+        n.table = engine.probeTablebase(after);
         SideSummary& s = n.side == Color::Red ? report.red : report.black;
         ++s.moves;
         s.totalLoss += n.loss;
@@ -279,7 +279,7 @@ std::string formatPgn(const GameReport& r, const Options& o) {
         for (const std::string& c : game.moves[size_t(n.ply)].comments) line += fmt::format(" {{{}}}", c);
         const Color next = ~n.side;
         std::string note = formatScore(forRed(n.after.score, next), n.after.best ? n.after.depth : -1);
-        if (!n.egtb.empty()) note += "; " + n.egtb;
+        if (n.table) note += "; " + tableVerdict(*n.table, ~n.side);
         if (!n.mark.empty() && n.before.best) {
             const std::vector<std::string> best = writeLine(positions[size_t(n.ply)], n.before.pv, r.notation);
             std::string pv;
@@ -364,11 +364,9 @@ std::string jsonSide(const SideSummary& s) {
 // wins ("red", "black" or "draw") and the mate's distance in moves.
 std::string jsonTable(const std::optional<TbResult>& tb, Color toMove) {
     if (!tb) return "null";
-    if (tb->wdl == TbWdl::Draw)
-        return fmt::format("{{\"table\":{},\"winner\":\"draw\",\"mate\":null}}", jsonString(tb->table));
-    const Color winner = tb->wdl == TbWdl::Win ? toMove : ~toMove;
+    const std::string mate = tb->wdl == TbWdl::Draw ? "null" : std::to_string((tb->dtm + 1) / 2);
     return fmt::format("{{\"table\":{},\"winner\":\"{}\",\"mate\":{}}}", jsonString(tb->table),
-                       winner == Color::Red ? "red" : "black", (tb->dtm + 1) / 2);
+                       tableWinner(*tb, toMove), mate);
 }
 
 std::string formatJson(const GameReport& r, const Options& o) {
