@@ -682,8 +682,13 @@ void Worker::iterativeDeepening() {
         }
         if (stopping()) {
             // An interrupted iteration's first move was searched with a full
-            // window only if its score is set; otherwise keep the last result.
-            if (rootMoves[0].score == -ValueInfinite) {
+            // window only if this iteration set its score; otherwise keep the
+            // last result. A score left from an earlier iteration is stale:
+            // a move that was second best there sorts first once the best
+            // move's new score is lower, though this iteration never got to
+            // it, and answering with it would show a line of the completed
+            // depth that is not that depth's answer.
+            if (rootMoves[0].score == -ValueInfinite || rootMoves[0].scoreDepth < rootDepth_) {
                 auto it = std::find_if(rootMoves.begin(), rootMoves.end(),
                                        [&](const RootMove& r) { return r.move == previousBestMove; });
                 if (it != rootMoves.end()) std::rotate(rootMoves.begin(), it, it + 1);
