@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Label training positions with a deeper engine's score, for `chariot tune --labels`.
+"""Label training positions with a deeper search's score, for `chariot tune --labels`.
+
+The scores come from Chariot's own search: the project takes no labels from
+other engines (they are opponents, never teachers).
 
 Two steps:
 
   score   reads `chariot tune --dump` output (game<TAB>result<TAB>FEN lines),
-          has one or more copies of an engine (UCI or UCCI) search each
+          has one or more copies of Chariot (UCCI or UCI) search each
           position to a fixed depth, and writes game<TAB>result<TAB>score<TAB>FEN
           with the score in centipawns from red's view (mates as +-MateScore).
           Positions are split into contiguous chunks, one per worker, so that a
@@ -15,7 +18,7 @@ Two steps:
 
 Example:
   chariot tune --dump pos.tsv --dump-every 8 games/*.pgn
-  label_positions.py score --engine ./engine --proto uci --depth 10 --jobs 2 pos.tsv scored.tsv
+  label_positions.py score --engine build/chariot --proto ucci --depth 10 --jobs 2 pos.tsv scored.tsv
   label_positions.py blend --weight 0.5 scored.tsv labels.tsv
   chariot tune --labels labels.tsv --out eval_weights.h
 """

@@ -3,24 +3,28 @@
 
 Both inputs are `label_positions.py score` outputs (game<TAB>result<TAB>score
 <TAB>FEN, scores in centipawns from red's view) of the same positions in the
-same order: the reference (say Pikafish-HCE at depth 12) and one file per
-engine and depth to compare. For each file this prints
+same order: the reference (say Chariot's own search at depth 14) and one
+file per engine, evaluation and depth to compare. For each file this prints
 
   - Spearman's rank correlation with the reference scores (scale-free), and
   - the mean squared error between sigmoid(K x score) and
-    sigmoid(Kref x reference), with the engine's K fitted (its centipawns
-    need not be the reference's).
+    sigmoid(Kref x reference), with the compared file's K fitted (its
+    centipawns need not be the reference's).
 
 sigmoid(x) = 1 / (1 + 10^(-x/400)), shared with label_positions.py.
-Example (docs/strength.md, 2026-11-27):
+Example: how close the handcrafted evaluation's and the net's depth-6
+searches come to a depth-14 search of the same positions:
 
-    xz -dc data/tune-games/eighth-pass-scores.tsv.xz | awk 'NR%69==0' | head -3000 > ref.tsv
-    cut -f1,2,4 ref.tsv > pos.tsv
+    python3 tools/tuning/selfplay_scores.py --every 50 --max-positions 3000 games.data --out sample.tsv
+    cut -f1,2,4 sample.tsv > pos.tsv
     python3 tools/tuning/label_positions.py score --engine build/chariot --proto ucci \\
-        --option usebook=false --depth 6 --jobs 2 pos.tsv chariot6.tsv
-    python3 tools/tuning/label_positions.py score --engine <pikafish> --proto uci \\
-        --option Hash=16 --depth 6 --jobs 2 pos.tsv pikafish6.tsv
-    python3 tools/tuning/score_agreement.py ref.tsv chariot6.tsv pikafish6.tsv
+        --option usebook=false --depth 14 --jobs 2 pos.tsv ref.tsv
+    python3 tools/tuning/label_positions.py blend --weight 1.0 ref.tsv /dev/null   # prints the reference's K
+    python3 tools/tuning/label_positions.py score --engine build/chariot --proto ucci \\
+        --option usebook=false --option usennue=false --depth 6 --jobs 2 pos.tsv hce6.tsv
+    python3 tools/tuning/label_positions.py score --engine build/chariot --proto ucci \\
+        --option usebook=false --depth 6 --jobs 2 pos.tsv nnue6.tsv
+    python3 tools/tuning/score_agreement.py --kref K ref.tsv hce6.tsv nnue6.tsv
 """
 import argparse
 import math
@@ -78,8 +82,8 @@ def main():
     ap.add_argument("reference")
     ap.add_argument("scored", nargs="+")
     ap.add_argument("--kref", type=float, default=0.9528,
-                    help="the reference scores' sigmoid scale (default 0.9528, fitted to game results "
-                         "for Pikafish-HCE's depth-12 scores)")
+                    help="the reference scores' sigmoid scale, fitted to the game results by "
+                         "label_positions.py blend (default 0.9528)")
     a = ap.parse_args()
     ref = scores(a.reference)
     targets = [sigmoid(s, a.kref) for s, _ in ref]
