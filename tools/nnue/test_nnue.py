@@ -647,6 +647,62 @@ class KingBucketTest(unittest.TestCase):
         self.assertEqual(got, [int(v) for v, _ in lines], run.stdout[-2000:])
 
 
+class SelfplayScoresTest(unittest.TestCase):
+    """tools/tuning/selfplay_scores.py: the tuner's scored positions from a data file."""
+
+    SCRIPT = os.path.join(HERE, "..", "tuning", "selfplay_scores.py")
+
+    def run_script(self, *args):
+        import subprocess
+        done = subprocess.run([sys.executable, self.SCRIPT, *args, SAMPLE], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return [line.split("\t") for line in done.stdout.splitlines()]
+
+    def expected(self, every, offset):
+        """(game, result, red's score, board, side) of every chosen training position, by replay."""
+        rows, game_number = [], 0
+        for g in D.read_games(SAMPLE):
+            game_number += 1
+            taken = 0
+            for _, board, stm, score, flags in D.replay(g):
+                if not flags & D.FLAG_QUIET:
+                    continue
+                taken += 1
+                if (taken - 1) % every == offset:
+                    rows.append((game_number, {0: 0.0, 1: 0.5, 2: 1.0}[g.result], score if stm == D.RED else -score,
+                                 bytes(board), stm))
+        return rows
+
+    def check(self, every, offset):
+        got = self.run_script("--every", str(every), "--offset", str(offset))
+        want = self.expected(every, offset)
+        self.assertEqual(len(got), len(want))
+        for fields, (game, result, score, board, stm) in zip(got, want):
+            self.assertEqual(len(fields), 4)
+            self.assertEqual((int(fields[0]), float(fields[1]), int(fields[2])), (game, result, score))
+            parsed_board, parsed_stm = D.parse_fen(fields[3])
+            self.assertEqual((bytes(parsed_board), parsed_stm), (board, stm))
+
+    def test_every_training_position(self):
+        self.check(1, 0)
+        self.assertEqual(len(self.expected(1, 0)), SAMPLE_QUIET)
+
+    def test_every_fourth_from_the_second(self):
+        self.check(4, 1)
+
+    def test_black_to_move_scores_are_turned_to_red(self):
+        rows = self.expected(1, 0)
+        self.assertTrue(any(stm == D.BLACK and score != 0 for _, _, score, _, stm in rows))
+
+    def test_max_positions_and_bad_arguments(self):
+        self.assertEqual(len(self.run_script("--max-positions", "10")), 10)
+        import subprocess
+        bad = subprocess.run([sys.executable, self.SCRIPT, "--every", "2", "--offset", "2", SAMPLE],
+                             capture_output=True, text=True)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("--offset", bad.stderr)
+
+
 class FitKTest(unittest.TestCase):
     def test_recovers_a_known_scale(self):
         import train

@@ -16,6 +16,7 @@ never to another engine's opinion:
   chariot tune --labels labels.tsv --lambda 1e-9 --iterations 1000 --out eval_weights.h
 """
 import argparse
+import itertools
 import os
 import sys
 
@@ -34,32 +35,36 @@ def main():
     if a.every < 1 or not 0 <= a.offset < a.every:
         ap.error("--every must be at least 1 and --offset below it")
 
-    out = sys.stdout if a.out == "-" else open(a.out, "w", encoding="ascii")
-    written = games = 0
     results = {0: "0", 1: "0.5", 2: "1"}
-    try:
+    counts = {"games": 0}
+
+    def chosen():
+        """game<TAB>result<TAB>score<TAB>FEN lines of the chosen positions, file by file."""
         for path in a.files:
             for game in data.read_games(path):
-                games += 1
+                counts["games"] += 1
                 taken = 0
                 for _, board, stm, score, flags in data.replay(game):
                     if not flags & data.FLAG_QUIET:
                         continue
                     taken += 1
-                    if (taken - 1) % a.every != a.offset:
-                        continue
-                    red_score = score if stm == data.RED else -score
-                    out.write(f"{games}\t{results[game.result]}\t{red_score}\t{data.board_to_fen(bytearray(board), stm)}\n")
-                    written += 1
-                    if a.max_positions and written >= a.max_positions:
-                        raise StopIteration
-    except StopIteration:
-        pass
-    except data.DataError as e:
+                    if (taken - 1) % a.every == a.offset:
+                        red_score = score if stm == data.RED else -score
+                        fen = data.board_to_fen(bytearray(board), stm)
+                        yield f"{counts['games']}\t{results[game.result]}\t{red_score}\t{fen}\n"
+
+    out = sys.stdout if a.out == "-" else open(a.out, "w", encoding="ascii")
+    written = 0
+    try:
+        for line in itertools.islice(chosen(), a.max_positions or None):
+            out.write(line)
+            written += 1
+    except (data.DataError, OSError) as e:
         sys.exit(f"selfplay_scores.py: {e}")
     finally:
         if out is not sys.stdout:
             out.close()
+    games = counts["games"]
     print(f"selfplay_scores.py: {written} positions from {games} games", file=sys.stderr)
 
 
