@@ -50,10 +50,13 @@ constexpr Value tbRootValue(const TbResult& r) {
     return r.wdl == TbWdl::Win ? ValueTbWin : -ValueTbWin;
 }
 
+// The mate's distance in moves (of the side that mates) from its distance in plies.
+constexpr int tbMateMoves(const TbResult& r) { return (r.dtm + 1) / 2; }
+
 // "KRKAABB: won, mate in 32 moves (63 plies)" for `probe` and analysis.
 inline std::string describeTbResult(const TbResult& r) {
     if (r.wdl == TbWdl::Draw) return r.table + ": drawn";
-    const int moves = (r.dtm + 1) / 2;
+    const int moves = tbMateMoves(r);
     return r.table + (r.wdl == TbWdl::Win ? ": won, mate in " : ": lost, mated in ") + std::to_string(moves) +
            " moves (" + std::to_string(r.dtm) + " plies)";
 }

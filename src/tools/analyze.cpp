@@ -103,7 +103,7 @@ const char* tableWinner(const TbResult& r, Color toMove) {
 // "egtb KRKAABB: red wins, mate in 12 moves".
 std::string tableVerdict(const TbResult& r, Color toMove) {
     if (r.wdl == TbWdl::Draw) return "egtb " + r.table + ": draw";
-    return fmt::format("egtb {}: {} wins, mate in {} moves", r.table, tableWinner(r, toMove), (r.dtm + 1) / 2);
+    return fmt::format("egtb {}: {} wins, mate in {} moves", r.table, tableWinner(r, toMove), tbMateMoves(r));
 }
 int capped(Value v) { return std::clamp(v, -LossCap, LossCap); }
 
@@ -364,7 +364,7 @@ std::string jsonSide(const SideSummary& s) {
 // wins ("red", "black" or "draw") and the mate's distance in moves.
 std::string jsonTable(const std::optional<TbResult>& tb, Color toMove) {
     if (!tb) return "null";
-    const std::string mate = tb->wdl == TbWdl::Draw ? "null" : std::to_string((tb->dtm + 1) / 2);
+    const std::string mate = tb->wdl == TbWdl::Draw ? "null" : std::to_string(tbMateMoves(*tb));
     return fmt::format("{{\"table\":{},\"winner\":\"{}\",\"mate\":{}}}", jsonString(tb->table),
                        tableWinner(*tb, toMove), mate);
 }

@@ -13,6 +13,7 @@ import io
 import os
 import shutil
 import struct
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -630,7 +631,6 @@ class KingBucketTest(unittest.TestCase):
         engine = os.environ.get("CHARIOT_BIN")
         if not engine:
             self.skipTest("CHARIOT_BIN (the engine to compare) not set")
-        import subprocess
 
         samples = os.path.join(self.tmp, "samples.txt")
         rc, out = quiet(R.main, ["--samples", self.net_path, samples, "--data", SAMPLE])
@@ -653,7 +653,6 @@ class SelfplayScoresTest(unittest.TestCase):
     SCRIPT = os.path.join(HERE, "..", "tuning", "selfplay_scores.py")
 
     def run_script(self, *args):
-        import subprocess
         done = subprocess.run([sys.executable, self.SCRIPT, *args, SAMPLE], capture_output=True, text=True)
         self.assertEqual(done.returncode, 0, done.stderr)
         return [line.split("\t") for line in done.stdout.splitlines()]
@@ -696,7 +695,6 @@ class SelfplayScoresTest(unittest.TestCase):
 
     def test_max_positions_and_bad_arguments(self):
         self.assertEqual(len(self.run_script("--max-positions", "10")), 10)
-        import subprocess
         bad = subprocess.run([sys.executable, self.SCRIPT, "--every", "2", "--offset", "2", SAMPLE],
                              capture_output=True, text=True)
         self.assertNotEqual(bad.returncode, 0)
