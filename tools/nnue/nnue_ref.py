@@ -16,6 +16,13 @@ Integer evaluation (the spec; C++ uses int32 sums and truncating division):
     s = trunc(s / QA) + outBias[b]
     eval = trunc(s * SCALE / (QA * QB))                   (int64, truncation toward zero)
 QB and SCALE are the net file's (netfile.QB for the nets written now).
+
+A version 3 net (a hidden-layer head of L units per output bucket b) instead:
+    x = clamp(acc, 0, QA)^2 >> 9                          (0..127; the side to move's H, then the other's)
+    y[k] = l1Bias[b][k] + sum_j x[j] * l1Weight[b][k][j]   (int32, never overflows)
+    z[k] = clamp(y[k] >> 6, 0, 127)                       (arithmetic shift: floor)
+    s = l2Bias[b] + sum_k z[k] * l2Weight[b][k]
+    eval = trunc(s * SCALE / (127 * QB))
 """
 
 import argparse
@@ -76,12 +83,27 @@ def _int_eval_chunk(net, ft, red, black, stm, bucket):
     black_to_move = (stm == D.BLACK)[:, None]
     v_us = np.where(black_to_move, acc[1], acc[0])
     v_them = np.where(black_to_move, acc[0], acc[1])
+    if net.head is not None:
+        return _int_head(net, np.concatenate([v_us, v_them], axis=1), bucket), 0
     w = net.out_weight.astype(np.int64)[bucket]
     s = (v_us * v_us * w[:, :h]).sum(axis=1) + (v_them * v_them * w[:, h:]).sum(axis=1)
     overflow = (s < INT32_MIN) | (s > INT32_MAX)
     s = np.where(overflow, (s + (1 << 31)) % (1 << 32) - (1 << 31), s)
     s = trunc_div(s, N.QA) + net.out_bias.astype(np.int64)[bucket]
     return trunc_div(s * net.scale, N.QA * net.qb), int(np.count_nonzero(overflow))
+
+
+def _int_head(net, v, bucket):
+    """A version 3 net's head on the clamped accumulators v [N, 2H] (int64)."""
+    head = net.head
+    x = (v * v) >> 9
+    s = np.zeros(len(v), dtype=np.int64)
+    for b in np.unique(bucket):
+        rows = bucket == b
+        y = x[rows] @ head.l1_weight[b].astype(np.int64).T + head.l1_bias[b].astype(np.int64)
+        z = np.clip(y >> N.HEAD_SHIFT, 0, N.HEAD_QX)
+        s[rows] = z @ head.l2_weight[b].astype(np.int64) + np.int64(head.l2_bias[b])
+    return trunc_div(s * net.scale, N.HEAD_QX * net.qb)
 
 
 def int_eval_dataset(net, dataset):
@@ -111,7 +133,13 @@ def float_eval_features(weights, red, black, stm, bucket):
     black_to_move = (np.asarray(stm) == D.BLACK)[:, None]
     a_us = np.where(black_to_move, acc[1], acc[0])
     a_them = np.where(black_to_move, acc[0], acc[1])
-    w = weights["out_weight"][np.asarray(bucket, dtype=np.int64)]
+    bucket = np.asarray(bucket, dtype=np.int64)
+    if "l1_weight" in weights:  # a head: x = a^2, clipped ReLU of L1, then L2 (model.Net.forward)
+        x = np.maximum(np.concatenate([a_us, a_them], axis=1) - N.HEAD_X_OFFSET, 0.0)
+        y = np.einsum("nj,nkj->nk", x, weights["l1_weight"][bucket]) + weights["l1_bias"][bucket]
+        z = np.clip(y, 0.0, 1.0)
+        return ((z * weights["l2_weight"][bucket]).sum(axis=1) + weights["l2_bias"][bucket]) * N.SCALE
+    w = weights["out_weight"][bucket]
     y = (a_us * w[:, :h]).sum(axis=1) + (a_them * w[:, h:]).sum(axis=1) + weights["out_bias"][bucket]
     return y * N.SCALE
 

@@ -110,6 +110,81 @@ def sample_boards(limit=None, every=1):
     return out[:limit]
 
 
+HEAD_SAMPLES = os.path.join(HERE, "..", "..", "tests", "data", "nnue_head_samples.txt")
+
+
+def head_test_net(plain):
+    """The format 3 test net of tests/test_nnue.cpp (headNet()), made from the plain net of
+    tests/data/nnue_samples.txt: king bucket b's feature weights are the plain ones plus
+    (b * 131 + f * 7 + j * 3) % 11 - 5 (bucketedNet() there), and a 16-unit head whose weights
+    follow simple patterns, so that C++ and Python build the same net without a fixture file."""
+    h, size = plain.hidden, 16
+    b, f, j = np.ogrid[: D.KING_BUCKETS, : D.FEATURES, :h]
+    ft = plain.ft_weight.astype(np.int64)[None] + (b * 131 + f * 7 + j * 3) % 11 - 5
+    b, k, j = np.ogrid[: D.BUCKETS, :size, : 2 * h]
+    l1_weight = (b * 37 + k * 101 + j * 53) % 15 - 7
+    b, k = np.ogrid[: D.BUCKETS, :size]
+    l1_bias = (b * 7 + k * 13) % 41 * 100 - 1000
+    l2_weight = (b * 11 + k * 29) % 201 - 100
+    l2_bias = np.arange(D.BUCKETS) * 1000 - 3000
+    head = N.Head(l1_weight.astype(np.int8), l1_bias.astype(np.int32), l2_weight.astype(np.int16),
+                  l2_bias.astype(np.int32))
+    return N.QuantisedNet(h, ft.reshape(-1, h).astype(np.int16), plain.ft_bias.copy(), None, None, plain.qb,
+                          plain.scale, head)
+
+
+def head_samples(fens):
+    """"<eval>\\t<FEN>" lines of the format 3 test net on the FENs, after the header lines."""
+    plain_name = "chariot-86f46074b5ce.nnue"
+    net = head_test_net(N.read_net(os.path.join(HERE, "..", "..", "nets", plain_name)))
+    lines = [f"# net {plain_name}",
+             "# evaluated by its format 3 derivative (tools/nnue/test_nnue.py head_test_net; tests/test_nnue.cpp "
+             "headNet); regenerate: /usr/bin/python3 tools/nnue/test_nnue.py --write-head-samples"]
+    for fen in fens:
+        lines.append(f"{R.int_eval_fen(net, fen)}\t{fen}")
+    return "\n".join(lines) + "\n"
+
+
+def sample_fens(path):
+    with open(path) as f:
+        return [line.rstrip("\n").split("\t")[1] for line in f if line.strip() and not line.startswith("#")]
+
+
+def slow_head_eval(net, board, stm):
+    """A version 3 net's evaluation with Python integers, one position (the spec written out)."""
+    h, head = net.hidden, net.head
+    rows = D.features_of_boards(np.frombuffer(bytes(board), np.uint8))
+    acc = []
+    for p in (0, 1):
+        view = D.king_view_rows(rows[p])[0][0]
+        a = [int(x) for x in net.ft_bias]
+        for f in view:
+            if f != D.KB_FEATURES:
+                for j in range(h):
+                    a[j] += int(net.ft_weight[f][j])
+        acc.append([min(max(v, 0), N.QA) ** 2 >> 9 for v in a])
+    x = acc[stm] + acc[1 - stm]
+    b = int(rows[2][0])
+    s = int(head.l2_bias[b])
+    for k in range(head.size):
+        y = int(head.l1_bias[b][k]) + sum(x[j] * int(head.l1_weight[b][k][j]) for j in range(2 * h))
+        s += min(max(y >> 6, 0), 127) * int(head.l2_weight[b][k])
+    t = s * net.scale
+    return t // (127 * net.qb) if t >= 0 else -((-t) // (127 * net.qb))
+
+
+def random_head_net(rng, hidden=32, size=16, bias_max=5000):
+    """A version 3 net with random integers: weights over their whole ranges, the biases within
+    +-bias_max (larger ones clip every unit)."""
+    return N.QuantisedNet(
+        hidden, rng.integers(-8, 9, (D.KB_FEATURES, hidden)).astype(np.int16),
+        rng.integers(-30, 60, hidden).astype(np.int16), None, None,
+        head=N.Head(rng.integers(-127, 128, (D.BUCKETS, size, 2 * hidden)).astype(np.int8),
+                    rng.integers(-bias_max, bias_max + 1, (D.BUCKETS, size)).astype(np.int32),
+                    rng.integers(-32768, 32768, (D.BUCKETS, size)).astype(np.int16),
+                    rng.integers(-bias_max, bias_max + 1, D.BUCKETS).astype(np.int32)))
+
+
 class ReaderTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="nnue-test-")
@@ -387,8 +462,9 @@ class TrainedNetTest(unittest.TestCase):
             "checksum mismatch": blob[:1000] + bytes([blob[1000] ^ 4]) + blob[1001:],
             "bytes; a net with hidden size": blob[:-10],
             "not a Chariot net file": b"CHRTDATA" + blob[8:],
-            "version 3": blob[:8] + struct.pack("<I", 3) + blob[12:],
+            "version 4": blob[:8] + struct.pack("<I", 4) + blob[12:],
             r"\(1260, 8, 255\), expected \(7560": blob[:8] + struct.pack("<I", 2) + blob[12:],
+            r"\(1260, 8, 255\), expected \(7560, 8, 255\)": blob[:8] + struct.pack("<I", 3) + blob[12:],
             "hidden size 33": blob[:16] + struct.pack("<I", 33) + blob[20:],
             "hidden size 2048": blob[:16] + struct.pack("<I", 2048) + blob[20:],
             "QA are": blob[:24] + struct.pack("<I", 256) + blob[28:],
@@ -711,5 +787,79 @@ class FitKTest(unittest.TestCase):
         self.assertAlmostEqual(train.fit_k(score, result) / 400, 1.0, delta=0.05)
 
 
+class HeadFormatTest(unittest.TestCase):
+    """Version 3 nets (a hidden-layer head): the file, quantisation and the integer reference."""
+
+    def test_write_read_round_trip(self):
+        net = random_head_net(np.random.default_rng(1), bias_max=1 << 30)
+        blob = N.net_bytes(net)
+        self.assertEqual(struct.unpack_from("<8I", blob, 8), (3, 7560, 32, 8, 255, 256, 400, 16))
+        self.assertEqual(len(blob), N.expected_size(32, 7560, 16))
+        self.assertEqual(len(blob), 40 + 2 * 7560 * 32 + 2 * 32 + 8 * (16 * 64 + 16 * 4 + 16 * 2 + 4) + 4)
+        self.assertEqual(struct.unpack_from("<I", blob, len(blob) - 4)[0], zlib.crc32(blob[:-4]))
+        back = N.parse_net(blob)
+        self.assertEqual(back.version, 3)
+        self.assertEqual(N.net_bytes(back), blob)
+        for name in ("l1_weight", "l1_bias", "l2_weight", "l2_bias"):
+            np.testing.assert_array_equal(getattr(back.head, name), getattr(net.head, name))
+        # Versions 1 and 2 are still written byte for byte as they are read.
+        for path in ("chariot-86f46074b5ce.nnue", "chariot-4c6fb7c89614.nnue"):
+            plain = read_bytes(os.path.join(HERE, "..", "..", "nets", path))
+            self.assertEqual(N.net_bytes(N.parse_net(plain)), plain)
+
+    def test_damaged_or_out_of_range_refused(self):
+        net = random_head_net(np.random.default_rng(2))
+        blob = bytearray(N.net_bytes(net))
+
+        def refused(data, why):
+            data = bytearray(data)
+            data[-4:] = struct.pack("<I", zlib.crc32(bytes(data[:-4])))
+            with self.assertRaisesRegex(N.NetError, why):
+                N.parse_net(bytes(data))
+
+        for size in (0, 4, 12, 40):
+            bad = bytearray(blob)
+            struct.pack_into("<I", bad, 36, size)
+            refused(bad, "head size")
+        refused(blob[:-9] + blob[-4:], "bytes; a net with hidden size")
+        l1_at = 40 + 2 * 7560 * 32 + 2 * 32
+        bad = bytearray(blob)
+        bad[l1_at + 100] = 0x80  # -128
+        refused(bad, "L1 weight is beyond")
+        bias_at = l1_at + 8 * 16 * 64
+        bad = bytearray(blob)
+        struct.pack_into("<i", bad, bias_at, (1 << 30) + 1)
+        refused(bad, "head bias")
+        bad = bytearray(blob)
+        bad[1000] ^= 1
+        with self.assertRaisesRegex(N.NetError, "checksum"):
+            N.parse_net(bytes(bad))
+        with self.assertRaisesRegex(N.NetError, "head size 12"):
+            N.quantise_head(np.zeros((8, 12, 64)), np.zeros((8, 12)), np.zeros((8, 12)), np.zeros(8), 32)
+        with self.assertRaisesRegex(N.NetError, "does not fit"):
+            N.quantise_head(np.full((8, 16, 64), 2.0), np.zeros((8, 16)), np.zeros((8, 16)), np.zeros(8), 32)
+
+    def test_reference_of_a_random_net(self):
+        # Random weights over their whole ranges: negative L1 sums (floor shift), clipped units,
+        # large L2 weights and biases.
+        net = random_head_net(np.random.default_rng(3))
+        boards = list({bytes(b): (b, s) for b, s in sample_boards(every=13)}.values())[:40]
+        got, overflows = R.int_eval_boards(net, [b for b, _ in boards], [s for _, s in boards])
+        self.assertEqual(overflows, 0)
+        self.assertEqual(got.tolist(), [slow_head_eval(net, b, s) for b, s in boards])
+        self.assertGreater(len(set(got.tolist())), 30)
+
+    def test_head_samples_file_is_current(self):
+        # tests/test_nnue.cpp compares the engine with these values: they must be the reference's.
+        with open(HEAD_SAMPLES) as f:
+            self.assertEqual(head_samples(sample_fens(HEAD_SAMPLES)), f.read())
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--write-head-samples"]:
+        # The positions of the plain net's samples (every output bucket, both sides to move).
+        fens = sample_fens(os.path.join(HERE, "..", "..", "tests", "data", "nnue_samples.txt"))
+        with open(HEAD_SAMPLES, "w") as f:
+            f.write(head_samples(fens))
+        sys.exit(0)
     unittest.main()
