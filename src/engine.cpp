@@ -180,7 +180,8 @@ void Engine::declareOptions() {
                 return Messages{fmt::format("evalfile: {}; keeping {}", error, before)};
             }
             net_ = std::move(net);
-            return Messages{fmt::format("evalfile: loaded {} (hidden {}){}", net_->name(), net_->hidden(),
+            return Messages{fmt::format("evalfile: loaded {} (hidden {}{}){}", net_->name(), net_->hidden(),
+                                        net_->headSize() ? fmt::format(", head {}", net_->headSize()) : "",
                                         useNnue_ ? "" : "; usennue is off")};
         }));
     options_.add(checkOption("chaserule", "ChaseRule", true,

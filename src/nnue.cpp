@@ -60,6 +60,22 @@ int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
     return int32_t(sum);
 }
 
+void screluPack(const int16_t* acc, uint8_t* x, int n) {
+    for (int j = 0; j < n; ++j) {
+        const int v = std::clamp(int(acc[j]), 0, QA);
+        x[j] = uint8_t((v * v) >> 9);
+    }
+}
+
+void l1Product(const uint8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int n, int outputs) {
+    for (int k = 0; k < outputs; ++k) {
+        const int8_t* row = w + size_t(k) * size_t(n);
+        int32_t sum = bias[k];
+        for (int j = 0; j < n; ++j) sum += int32_t(x[j]) * row[j];
+        y[k] = sum;
+    }
+}
+
 }  // namespace scalar
 
 #if defined(__AVX2__)
@@ -67,6 +83,8 @@ int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
 namespace {
 inline __m256i load(const int16_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
 inline void store(int16_t* p, __m256i v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
+inline __m256i load(const int8_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+inline __m256i loadu(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
 }  // namespace
 
 void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n) {
@@ -103,6 +121,45 @@ int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
     return _mm_cvtsi128_si32(s);
 }
 
+void screluPack(const int16_t* acc, uint8_t* x, int n) {
+    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(QA);
+    for (int j = 0; j < n; j += 32) {
+        // v^2 <= 65025 is exact in an unsigned 16-bit lane, hence the logical shift.
+        const __m256i v0 = _mm256_min_epi16(_mm256_max_epi16(load(acc + j), zero), qa);
+        const __m256i v1 = _mm256_min_epi16(_mm256_max_epi16(load(acc + j + 16), zero), qa);
+        const __m256i packed = _mm256_packus_epi16(_mm256_srli_epi16(_mm256_mullo_epi16(v0, v0), 9),
+                                                   _mm256_srli_epi16(_mm256_mullo_epi16(v1, v1), 9));
+        // packus interleaves the 128-bit lanes' 8-byte halves (v0 lo, v1 lo, v0 hi, v1 hi): put them in order.
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + j), _mm256_permute4x64_epi64(packed, 0xD8));
+    }
+}
+
+void l1Product(const uint8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int n, int outputs) {
+    const __m256i ones = _mm256_set1_epi16(1);
+    // maddubs: u8 x i8 products summed in pairs into int16 lanes, exact as
+    // x <= 127 and |w| <= 128; madd by 1 widens the pairs to int32.
+    auto dot = [&](__m256i sum, __m256i xv, const int8_t* row) {
+        return _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, load(row)), ones));
+    };
+    for (int k = 0; k < outputs; k += 4) {
+        const int8_t* w0 = w + size_t(k) * size_t(n);
+        const int8_t *w1 = w0 + n, *w2 = w1 + n, *w3 = w2 + n;
+        __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+        for (int j = 0; j < n; j += 32) {
+            const __m256i xv = loadu(x + j);
+            s0 = dot(s0, xv, w0 + j);
+            s1 = dot(s1, xv, w1 + j);
+            s2 = dot(s2, xv, w2 + j);
+            s3 = dot(s3, xv, w3 + j);
+        }
+        // Each 128-bit lane ends with one partial sum per row; add the lanes.
+        const __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+        const __m128i r = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(y + k),
+                         _mm_add_epi32(r, _mm_loadu_si128(reinterpret_cast<const __m128i*>(bias + k))));
+    }
+}
+
 const char* name() { return "avx2"; }
 
 #elif defined(__SSE2__)
@@ -110,6 +167,8 @@ const char* name() { return "avx2"; }
 namespace {
 inline __m128i load(const int16_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
 inline void store(int16_t* p, __m128i v) { _mm_store_si128(reinterpret_cast<__m128i*>(p), v); }
+inline __m128i load(const int8_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
+inline __m128i loadu(const void* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 }  // namespace
 
 void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n) {
@@ -142,6 +201,49 @@ int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
     return _mm_cvtsi128_si32(s);
 }
 
+void screluPack(const int16_t* acc, uint8_t* x, int n) {
+    const __m128i zero = _mm_setzero_si128(), qa = _mm_set1_epi16(QA);
+    for (int j = 0; j < n; j += 16) {
+        // v^2 <= 65025 is exact in an unsigned 16-bit lane, hence the logical shift.
+        const __m128i v0 = _mm_min_epi16(_mm_max_epi16(load(acc + j), zero), qa);
+        const __m128i v1 = _mm_min_epi16(_mm_max_epi16(load(acc + j + 8), zero), qa);
+        _mm_storeu_si128(
+            reinterpret_cast<__m128i*>(x + j),
+            _mm_packus_epi16(_mm_srli_epi16(_mm_mullo_epi16(v0, v0), 9), _mm_srli_epi16(_mm_mullo_epi16(v1, v1), 9)));
+    }
+}
+
+void l1Product(const uint8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int n, int outputs) {
+    // SSE2 has no u8 x i8 product: widen x (zero-extend) and w (sign-extend:
+    // each byte doubled into a 16-bit lane, shifted down arithmetically) to
+    // int16 and let madd sum the pairs into int32.
+    const __m128i zero = _mm_setzero_si128();
+    auto dot = [](__m128i sum, __m128i xlo, __m128i xhi, const int8_t* row) {
+        const __m128i wv = load(row);
+        const __m128i wlo = _mm_srai_epi16(_mm_unpacklo_epi8(wv, wv), 8);
+        const __m128i whi = _mm_srai_epi16(_mm_unpackhi_epi8(wv, wv), 8);
+        return _mm_add_epi32(sum, _mm_add_epi32(_mm_madd_epi16(xlo, wlo), _mm_madd_epi16(xhi, whi)));
+    };
+    for (int k = 0; k < outputs; k += 4) {
+        const int8_t* w0 = w + size_t(k) * size_t(n);
+        const int8_t *w1 = w0 + n, *w2 = w1 + n, *w3 = w2 + n;
+        __m128i s0 = zero, s1 = zero, s2 = zero, s3 = zero;
+        for (int j = 0; j < n; j += 16) {
+            const __m128i xv = loadu(x + j);
+            const __m128i xlo = _mm_unpacklo_epi8(xv, zero), xhi = _mm_unpackhi_epi8(xv, zero);
+            s0 = dot(s0, xlo, xhi, w0 + j);
+            s1 = dot(s1, xlo, xhi, w1 + j);
+            s2 = dot(s2, xlo, xhi, w2 + j);
+            s3 = dot(s3, xlo, xhi, w3 + j);
+        }
+        // Transpose-add: one lane per row, each the sum of its four.
+        const __m128i t01 = _mm_add_epi32(_mm_unpacklo_epi32(s0, s1), _mm_unpackhi_epi32(s0, s1));
+        const __m128i t23 = _mm_add_epi32(_mm_unpacklo_epi32(s2, s3), _mm_unpackhi_epi32(s2, s3));
+        const __m128i r = _mm_add_epi32(_mm_unpacklo_epi64(t01, t23), _mm_unpackhi_epi64(t01, t23));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(y + k), _mm_add_epi32(r, loadu(bias + k)));
+    }
+}
+
 const char* name() { return "sse2"; }
 
 #else
@@ -151,6 +253,10 @@ void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* 
 }
 void addRow(int16_t* acc, const int16_t* row, int n) { scalar::addRow(acc, row, n); }
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n) { return scalar::screluDot(acc, w, n); }
+void screluPack(const int16_t* acc, uint8_t* x, int n) { scalar::screluPack(acc, x, n); }
+void l1Product(const uint8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int n, int outputs) {
+    scalar::l1Product(x, w, bias, y, n, outputs);
+}
 const char* name() { return "scalar"; }
 
 #endif
@@ -170,8 +276,11 @@ uint32_t readU32(const uint8_t* p) {
 }
 int16_t readI16(const uint8_t* p) { return int16_t(uint16_t(p[0] | p[1] << 8)); }
 
-size_t expectedSize(size_t features, size_t hidden) {
-    return HeaderBytes + 2 * features * hidden + 2 * hidden + 2 * BucketCount * 2 * hidden + 4 * BucketCount + 4;
+// `head`: a format 3 net's L (0 for formats 1 and 2).
+size_t expectedSize(size_t features, size_t hidden, size_t head) {
+    const size_t ft = HeaderBytes + 2 * features * hidden + 2 * hidden;
+    if (head) return ft + BucketCount * (head * 2 * hidden + 4 * head + 2 * head + 4) + 4;
+    return ft + 2 * BucketCount * 2 * hidden + 4 * BucketCount + 4;
 }
 
 }  // namespace
@@ -187,11 +296,11 @@ std::shared_ptr<const Network> Network::parse(const uint8_t* data, size_t size, 
     if (std::memcmp(data, Magic, sizeof Magic) != 0) return fail("not a Chariot net file (no CHRTNNUE header)");
     const uint32_t version = readU32(data + 8), features = readU32(data + 12), hidden = readU32(data + 16),
                    buckets = readU32(data + 20), qa = readU32(data + 24), qb = readU32(data + 28),
-                   scale = readU32(data + 32);
-    if (version != FormatVersionPlain && version != FormatVersionKingBuckets)
-        return fail(fmt::format("net format version {}; this engine reads versions {} and {}", version,
-                                FormatVersionPlain, FormatVersionKingBuckets));
-    const int kingBuckets = version == FormatVersionKingBuckets ? KingBucketCount : 1;
+                   scale = readU32(data + 32), reserved = readU32(data + 36);
+    if (version != FormatVersionPlain && version != FormatVersionKingBuckets && version != FormatVersionHead)
+        return fail(fmt::format("net format version {}; this engine reads versions {}, {} and {}", version,
+                                FormatVersionPlain, FormatVersionKingBuckets, FormatVersionHead));
+    const int kingBuckets = version == FormatVersionPlain ? 1 : KingBucketCount;
     if (features != uint32_t(kingBuckets * FeatureCount) || buckets != uint32_t(BucketCount))
         return fail(fmt::format("{} features and {} output buckets; a version {} net has {} and {}", features, buckets,
                                 version, kingBuckets * FeatureCount, BucketCount));
@@ -200,7 +309,10 @@ std::shared_ptr<const Network> Network::parse(const uint8_t* data, size_t size, 
     if (qa != uint32_t(QA)) return fail(fmt::format("QA is {}; this engine needs {}", qa, QA));
     if (qb == 0 || qb > 65536 || scale == 0 || scale > 65536)
         return fail(fmt::format("QB {} and SCALE {} must be within 1..65536", qb, scale));
-    const size_t want = expectedSize(features, hidden);
+    const uint32_t head = version == FormatVersionHead ? reserved : 0;
+    if (version == FormatVersionHead && (head < uint32_t(MinHead) || head > uint32_t(MaxHead) || head % 8))
+        return fail(fmt::format("head size {} is not a multiple of 8 within {}..{}", head, MinHead, MaxHead));
+    const size_t want = expectedSize(features, hidden, head);
     if (size < want)
         return fail(fmt::format("truncated: {} bytes; a net with hidden size {} has {}", size, hidden, want));
     if (size > want) return fail(fmt::format("{} bytes; a net with hidden size {} has {}", size, hidden, want));
@@ -215,11 +327,42 @@ std::shared_ptr<const Network> Network::parse(const uint8_t* data, size_t size, 
     net->name_ = std::string(name);
     net->ftWeight_ = AlignedArray<int16_t>(features * h);
     net->ftBias_ = AlignedArray<int16_t>(h);
-    net->outWeight_ = AlignedArray<int16_t>(BucketCount * 2 * h);
-    net->outBias_ = AlignedArray<int32_t>(BucketCount);
     const uint8_t* at = data + HeaderBytes;
     for (size_t i = 0; i < features * h; ++i, at += 2) net->ftWeight_[i] = readI16(at);
     for (size_t i = 0; i < h; ++i, at += 2) net->ftBias_[i] = readI16(at);
+    if (head) {
+        const size_t l = head;
+        net->headSize_ = int(head);
+        net->l1Weight_ = AlignedArray<int8_t>(BucketCount * l * 2 * h);
+        net->l1Bias_ = AlignedArray<int32_t>(BucketCount * l);
+        net->l2Weight_ = AlignedArray<int16_t>(BucketCount * l);
+        net->l2Bias_ = AlignedArray<int32_t>(BucketCount);
+        for (size_t i = 0; i < BucketCount * l * 2 * h; ++i, ++at) {
+            const int8_t w = int8_t(*at);
+            if (w < -MaxL1Weight)
+                return fail(fmt::format("L1 weight {} is beyond +-{} (bucket {}, unit {}, input {})", int(w),
+                                        MaxL1Weight, i / (l * 2 * h), i / (2 * h) % l, i % (2 * h)));
+            net->l1Weight_[i] = w;
+        }
+        for (size_t i = 0; i < BucketCount * l; ++i, at += 4) {
+            const int32_t b = int32_t(readU32(at));
+            if (b > MaxHeadBias || b < -MaxHeadBias)
+                return fail(fmt::format("L1 bias {} is beyond +-2^30 (bucket {}, unit {})", b, i / l, i % l));
+            net->l1Bias_[i] = b;
+        }
+        for (size_t i = 0; i < BucketCount * l; ++i, at += 2) net->l2Weight_[i] = readI16(at);
+        for (size_t i = 0; i < BucketCount; ++i, at += 4) {
+            const int32_t b = int32_t(readU32(at));
+            if (b > MaxHeadBias || b < -MaxHeadBias)
+                return fail(fmt::format("L2 bias {} is beyond +-2^30 (bucket {})", b, i));
+            net->l2Bias_[i] = b;
+        }
+        assert(at == data + size - 4);
+        error.clear();
+        return net;
+    }
+    net->outWeight_ = AlignedArray<int16_t>(BucketCount * 2 * h);
+    net->outBias_ = AlignedArray<int32_t>(BucketCount);
     for (size_t i = 0; i < BucketCount * 2 * h; ++i, at += 2) {
         const int16_t w = readI16(at);
         if (w > MaxOutputWeight || w < -MaxOutputWeight)
@@ -270,12 +413,29 @@ void Network::refresh(const Position& pos, Color perspective, int16_t* acc) cons
 }
 
 Value Network::output(const int16_t* us, const int16_t* them, int bucket) const {
+    if (headSize_) return headOutput(us, them, bucket);
     const int16_t* w = outputWeights(bucket);
     const uint32_t sum =
         uint32_t(kernels::screluDot(us, w, hidden_)) + uint32_t(kernels::screluDot(them, w + hidden_, hidden_));
     const int64_t s = int64_t(int32_t(sum) / QA) + outputBias(bucket);
     const int64_t v = s * scale_ / (int64_t(QA) * qb_);  // truncation toward zero, as the reference
     // A net's value is never a mate score (only a broken net comes near).
+    return Value(std::clamp<int64_t>(v, -ValueDecisive + 1, ValueDecisive - 1));
+}
+
+Value Network::headOutput(const int16_t* us, const int16_t* them, int bucket) const {
+    // Not aligned: GCC on Win64 does not align the stack beyond 16 bytes;
+    // the kernels load x and y unaligned.
+    uint8_t x[2 * MaxHidden];
+    int32_t y[MaxHead];
+    kernels::screluPack(us, x, hidden_);
+    kernels::screluPack(them, x + hidden_, hidden_);
+    kernels::l1Product(x, l1Weights(bucket), l1Bias(bucket), y, 2 * hidden_, headSize_);
+    // No int32 overflow: |l2Bias| <= 2^30 and |sum| <= 32 * 127 * 32768 < 2^27.
+    const int16_t* w = l2Weights(bucket);
+    int32_t s = l2Bias(bucket);
+    for (int k = 0; k < headSize_; ++k) s += std::clamp(y[k] >> HeadShift, 0, HeadScale) * w[k];
+    const int64_t v = int64_t(s) * scale_ / (int64_t(HeadScale) * qb_);  // truncation toward zero, as the reference
     return Value(std::clamp<int64_t>(v, -ValueDecisive + 1, ValueDecisive - 1));
 }
 

@@ -40,13 +40,15 @@ void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
 }
 
 // The reference samples: "# net <file in nets/>", then "<eval>\t<FEN>" lines.
+// nnue_head_samples.txt names the sample net too, and holds the evaluations of
+// its format 3 derivative (headNet()).
 struct Samples {
     std::string netFile;
     std::vector<std::pair<Value, std::string>> lines;
 };
 
-Samples readSamples() {
-    std::ifstream in(std::string(CHARIOT_TEST_DATA) + "/nnue_samples.txt");
+Samples readSamples(const std::string& file = "nnue_samples.txt") {
+    std::ifstream in(std::string(CHARIOT_TEST_DATA) + "/" + file);
     REQUIRE(in);
     Samples s;
     std::string line;
@@ -99,20 +101,39 @@ std::string flipColors(const Position& pos) {
     return fen;
 }
 
+void appendLe(std::vector<uint8_t>& out, uint32_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
+}
+
+void setU32(std::vector<uint8_t>& bytes, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) bytes[at + size_t(i)] = uint8_t(v >> (8 * i));
+}
+
+// The bytes with their last four the CRC-32 of the others.
+std::vector<uint8_t> withCrc(std::vector<uint8_t> bytes) {
+    setU32(bytes, bytes.size() - 4, crc32(bytes.data(), bytes.size() - 4));
+    return bytes;
+}
+
+std::shared_ptr<const nnue::Network> parseNet(const std::vector<uint8_t>& bytes, std::string_view name) {
+    std::string error;
+    auto net = nnue::Network::parse(bytes.data(), bytes.size(), name, error);
+    INFO(error);
+    REQUIRE(net);
+    return net;
+}
+
 // A king-bucketed (format 2) net made from the sample net: bucket b's
 // weights are the sample's plus a small pattern that differs by bucket, so
 // that a wrong bucket or a missed mirror changes the evaluation.
-std::shared_ptr<const nnue::Network> bucketedNet() {
-    static const auto net = [] {
+const std::vector<uint8_t>& bucketedNetBytes() {
+    static const std::vector<uint8_t> bytes = [] {
         const std::vector<uint8_t> plain = readBytes(readSamples().netFile);
         const int h = sampleNet()->hidden();
         const size_t rowBytes = 2 * size_t(h), ftBytes = rowBytes * size_t(nnue::FeatureCount);
         std::vector<uint8_t> out(plain.begin(), plain.begin() + long(nnue::HeaderBytes));
-        auto setU32 = [&](size_t at, uint32_t v) {
-            for (int i = 0; i < 4; ++i) out[at + size_t(i)] = uint8_t(v >> (8 * i));
-        };
-        setU32(8, nnue::FormatVersionKingBuckets);
-        setU32(12, uint32_t(nnue::KingBucketCount * nnue::FeatureCount));
+        setU32(out, 8, nnue::FormatVersionKingBuckets);
+        setU32(out, 12, uint32_t(nnue::KingBucketCount * nnue::FeatureCount));
         for (int b = 0; b < nnue::KingBucketCount; ++b)
             for (size_t i = 0; i < ftBytes; i += 2) {
                 const size_t at = nnue::HeaderBytes + i;
@@ -122,15 +143,51 @@ std::shared_ptr<const nnue::Network> bucketedNet() {
                 out.push_back(uint8_t(uint16_t(w) >> 8));
             }
         out.insert(out.end(), plain.begin() + long(nnue::HeaderBytes + ftBytes), plain.end() - 4);
-        const uint32_t crc = crc32(out.data(), out.size());
-        for (int i = 0; i < 4; ++i) out.push_back(uint8_t(crc >> (8 * i)));
-        std::string error;
-        auto parsed = nnue::Network::parse(out.data(), out.size(), "bucketed.nnue", error);
-        INFO(error);
-        REQUIRE(parsed);
-        return parsed;
+        appendLe(out, crc32(out.data(), out.size()), 4);
+        return out;
     }();
+    return bytes;
+}
+
+std::shared_ptr<const nnue::Network> bucketedNet() {
+    static const auto net = parseNet(bucketedNetBytes(), "bucketed.nnue");
     return net;
+}
+
+// A format 3 net: bucketedNet()'s feature transformer and a 16-unit head
+// whose weights follow simple patterns. tools/nnue/test_nnue.py
+// (head_test_net) builds the same net and wrote the reference's evaluations
+// into tests/data/nnue_head_samples.txt.
+constexpr int TestHead = 16;
+const std::vector<uint8_t>& headNetBytes() {
+    static const std::vector<uint8_t> bytes = [] {
+        const std::vector<uint8_t>& v2 = bucketedNetBytes();
+        const int h = sampleNet()->hidden();
+        const size_t ftEnd = nnue::HeaderBytes + 2 * size_t(nnue::KingBucketCount * nnue::FeatureCount + 1) * size_t(h);
+        std::vector<uint8_t> out(v2.begin(), v2.begin() + long(ftEnd));
+        setU32(out, 8, nnue::FormatVersionHead);
+        setU32(out, 36, TestHead);
+        for (int b = 0; b < nnue::BucketCount; ++b)
+            for (int k = 0; k < TestHead; ++k)
+                for (int j = 0; j < 2 * h; ++j) out.push_back(uint8_t((b * 37 + k * 101 + j * 53) % 15 - 7));
+        for (int b = 0; b < nnue::BucketCount; ++b)
+            for (int k = 0; k < TestHead; ++k) appendLe(out, uint32_t((b * 7 + k * 13) % 41 * 100 - 1000), 4);
+        for (int b = 0; b < nnue::BucketCount; ++b)
+            for (int k = 0; k < TestHead; ++k) appendLe(out, uint32_t((b * 11 + k * 29) % 201 - 100), 2);
+        for (int b = 0; b < nnue::BucketCount; ++b) appendLe(out, uint32_t(b * 1000 - 3000), 4);
+        appendLe(out, 0, 4);
+        return withCrc(out);
+    }();
+    return bytes;
+}
+
+std::shared_ptr<const nnue::Network> headNet() {
+    static const auto net = parseNet(headNetBytes(), "head.nnue");
+    return net;
+}
+
+std::shared_ptr<const nnue::Network> netOfFormat(int format) {
+    return format == 1 ? sampleNet() : format == 2 ? bucketedNet() : headNet();
 }
 
 // The left-right mirror of a position (file f -> 8 - f).
@@ -226,6 +283,52 @@ TEST_CASE("nnue: the scalar kernels and the compiled SIMD ones agree bit for bit
     CHECK(nnue::kernels::scalar::screluDot(v.data(), w.data(), 1024) == -66977792);
 }
 
+TEST_CASE("nnue: the head kernels: scalar and SIMD agree bit for bit", "[nnue]") {
+    INFO("compiled kernels: " << nnue::kernels::name());
+    // The pack against its definition at a few points.
+    nnue::AlignedArray<int16_t> acc(32);
+    const int16_t points[] = {-32768, -1, 0, 22, 23, 255, 256, 32767};
+    const uint8_t packed[] = {0, 0, 0, 0, 1, 127, 127, 127};
+    for (size_t j = 0; j < 32; ++j) acc[j] = points[j % 8];
+    uint8_t x[32];
+    nnue::kernels::screluPack(acc.data(), x, 32);
+    for (size_t j = 0; j < 32; ++j) CHECK(int(x[j]) == int(packed[j % 8]));
+    std::mt19937 rng(777);
+    for (int n : {64, 256, 2048})
+        for (int outputs : {8, 16, 32}) {
+            const size_t count = size_t(n), m = size_t(outputs);
+            nnue::AlignedArray<int16_t> a(count);
+            nnue::AlignedArray<int8_t> w(count * m);
+            // x and y off the 64-byte grid, as the stack may give them.
+            std::vector<uint8_t> xa(count + 1), xb(count + 1);
+            std::vector<int32_t> bias(m), ya(m + 1), yb(m + 1);
+            for (int round = 0; round < 6; ++round) {
+                std::uniform_int_distribution<int> full(-32768, 32767), near(-40, 300), weight(-128, 127),
+                    b(-(1 << 30), 1 << 30);
+                for (size_t j = 0; j < count; ++j) a[j] = int16_t(round % 2 ? near(rng) : full(rng));
+                // The largest products: every x 127, every weight -128 or 127.
+                const bool extreme = round == 5;
+                for (size_t j = 0; j < w.size(); ++j) w[j] = int8_t(extreme ? (j % 3 ? 127 : -128) : weight(rng));
+                if (extreme)
+                    for (size_t j = 0; j < count; ++j) a[j] = 255;
+                for (auto& v : bias) v = b(rng);
+                nnue::kernels::screluPack(a.data(), xa.data() + 1, n);
+                nnue::kernels::scalar::screluPack(a.data(), xb.data() + 1, n);
+                REQUIRE(std::memcmp(xa.data() + 1, xb.data() + 1, count) == 0);
+                CHECK(*std::max_element(xa.begin() + 1, xa.end()) <= 127);
+                nnue::kernels::l1Product(xa.data() + 1, w.data(), bias.data(), ya.data() + 1, n, outputs);
+                nnue::kernels::scalar::l1Product(xa.data() + 1, w.data(), bias.data(), yb.data() + 1, n, outputs);
+                CHECK(std::memcmp(ya.data() + 1, yb.data() + 1, m * 4) == 0);
+                // The scalar form against a plain 64-bit sum.
+                for (int k = 0; k < outputs; k += 7) {
+                    int64_t want = bias[size_t(k)];
+                    for (size_t j = 0; j < count; ++j) want += int64_t(xa[j + 1]) * w[size_t(k) * count + j];
+                    CHECK(yb[size_t(k) + 1] == want);
+                }
+            }
+        }
+}
+
 TEST_CASE("nnue: evaluations equal the Python integer reference", "[nnue]") {
     const Samples samples = readSamples();
     REQUIRE(samples.lines.size() >= 45);
@@ -245,6 +348,70 @@ TEST_CASE("nnue: evaluations equal the Python integer reference", "[nnue]") {
     const auto embedded = nnue::embeddedNetwork();
     if (embedded && embedded->name() == samples.netFile.substr(samples.netFile.rfind('/') + 1))
         for (const auto& [want, fen] : samples.lines) CHECK(embedded->evaluate(test::fromFen(fen)) == want);
+}
+
+TEST_CASE("nnue: a format 3 net (a hidden-layer head) evaluates as the Python reference", "[nnue]") {
+    const Samples samples = readSamples("nnue_head_samples.txt");
+    REQUIRE(samples.netFile == readSamples().netFile);  // headNet() is made from it
+    REQUIRE(samples.lines.size() >= 45);
+    auto net = headNet();
+    CHECK(net->headSize() == TestHead);
+    CHECK(net->kingBuckets() == nnue::KingBucketCount);
+    CHECK(bucketedNet()->headSize() == 0);
+    CHECK(reinterpret_cast<uintptr_t>(net->l1Weights(3)) % 64 == 0);
+    nnue::Evaluator evaluator;
+    evaluator.setNetwork(net);
+    int buckets = 0, differ = 0;
+    for (const auto& [want, fen] : samples.lines) {
+        INFO(fen);
+        const Position pos = test::fromFen(fen);
+        CHECK(net->evaluate(pos) == want);
+        CHECK(evaluator.evaluate(pos) == want);
+        buckets |= 1 << nnue::outputBucket(pos);
+        differ += want != bucketedNet()->evaluate(pos);
+    }
+    CHECK(buckets == 0xFF);
+    CHECK(differ > 40);  // the head, not the linear output
+}
+
+TEST_CASE("nnue: damaged or out-of-range format 3 nets are refused with the reason", "[nnue]") {
+    const std::vector<uint8_t>& good = headNetBytes();
+    auto refuse = [](const std::vector<uint8_t>& bytes, const std::string& why) {
+        std::string error;
+        auto net = nnue::Network::parse(bytes.data(), bytes.size(), "bad3.nnue", error);
+        INFO(error);
+        CHECK_FALSE(net);
+        CHECK(error.rfind("bad3.nnue: ", 0) == 0);
+        CHECK(error.find(why) != std::string::npos);
+    };
+    auto with = [&](size_t at, uint32_t v) {
+        std::vector<uint8_t> b = good;
+        setU32(b, at, v);
+        return withCrc(b);
+    };
+    for (uint32_t head : {0u, 4u, 12u, 40u, 0xFFFFFFFFu}) refuse(with(36, head), "head size " + std::to_string(head));
+    refuse(with(12, uint32_t(nnue::FeatureCount)), "a version 3 net has 7560 and 8");
+    refuse(with(36, 8), "a net with hidden size 128 has");  // a sound L, but not this file's
+    refuse({good.begin(), good.end() - 1}, "truncated");
+    std::vector<uint8_t> bad = good;
+    bad[bad.size() / 2] ^= 0x40;
+    refuse(bad, "checksum mismatch");
+    // Values beyond what the kernels and the int32 sums take, the file otherwise sound.
+    const int h = headNet()->hidden();
+    const size_t l1At = nnue::HeaderBytes + 2 * size_t(nnue::KingBucketCount * nnue::FeatureCount + 1) * size_t(h);
+    const size_t l1BiasAt = l1At + size_t(nnue::BucketCount * TestHead * 2 * h);
+    const size_t l2BiasAt = l1BiasAt + size_t(nnue::BucketCount * TestHead * 6);
+    bad = good;
+    bad[l1At + size_t(TestHead * 2 * h) + 5] = 0x80;  // -128 in bucket 1
+    refuse(withCrc(bad), "L1 weight -128 is beyond +-127 (bucket 1, unit 0, input 5)");
+    refuse(with(l1BiasAt + 4 * 17, (1u << 30) + 1), "L1 bias 1073741825 is beyond +-2^30 (bucket 1, unit 1)");
+    refuse(with(l2BiasAt + 4 * 7, uint32_t(-(1 << 30) - 1)), "L2 bias -1073741825 is beyond +-2^30 (bucket 7)");
+    // The limits themselves are fine.
+    bad = good;
+    bad[l1At] = 0x81;  // -127
+    setU32(bad, l1BiasAt, 1u << 30);
+    setU32(bad, l2BiasAt, uint32_t(-(1 << 30)));
+    CHECK(parseNet(withCrc(bad), "edge3.nnue"));
 }
 
 TEST_CASE("nnue: the embedded net is its file's", "[nnue]") {
@@ -284,14 +451,9 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
         CHECK(error.rfind("bad.nnue: ", 0) == 0);
         CHECK(error.find(why) != std::string::npos);
     };
-    auto withCrc = [](std::vector<uint8_t> bytes) {
-        const uint32_t crc = crc32(bytes.data(), bytes.size() - 4);
-        for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + size_t(i)] = uint8_t(crc >> (8 * i));
-        return bytes;
-    };
-    auto setU32 = [&](size_t at, uint32_t v) {
+    auto with = [&](size_t at, uint32_t v) {
         std::vector<uint8_t> b = good;
-        for (int i = 0; i < 4; ++i) b[at + size_t(i)] = uint8_t(v >> (8 * i));
+        setU32(b, at, v);
         return withCrc(b);
     };
     {
@@ -311,14 +473,15 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
     bad = good;
     bad[5000] ^= 0x10;
     refuse(bad, "checksum mismatch");
-    refuse(setU32(8, 3), "version 3");
-    refuse(setU32(8, 2), "a version 2 net has 7560 and 8");
-    refuse(setU32(12, 1261), "1261 features");
-    refuse(setU32(16, 48), "hidden size 48");
-    refuse(setU32(16, 2048), "hidden size 2048");
-    refuse(setU32(20, 9), "9 output buckets");
-    refuse(setU32(24, 127), "QA is 127");
-    refuse(setU32(28, 0), "QB 0");
+    refuse(with(8, 4), "version 4");
+    refuse(with(8, 2), "a version 2 net has 7560 and 8");
+    refuse(with(8, 3), "a version 3 net has 7560 and 8");
+    refuse(with(12, 1261), "1261 features");
+    refuse(with(16, 48), "hidden size 48");
+    refuse(with(16, 2048), "hidden size 2048");
+    refuse(with(20, 9), "9 output buckets");
+    refuse(with(24, 127), "QA is 127");
+    refuse(with(28, 0), "QB 0");
     // An output weight beyond +-128, the file otherwise sound.
     const int h = sampleNet()->hidden();
     const size_t outAt = nnue::HeaderBytes + 2 * size_t(nnue::FeatureCount) * size_t(h) + 2 * size_t(h);
@@ -334,7 +497,7 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
     std::string error;
     CHECK(nnue::Network::parse(withCrc(bad).data(), bad.size(), "edge.nnue", error));
     // Another QB and SCALE are read from the header.
-    auto other = nnue::Network::parse(setU32(28, 64).data(), good.size(), "qb64.nnue", error);
+    auto other = nnue::Network::parse(with(28, 64).data(), good.size(), "qb64.nnue", error);
     REQUIRE(other);
     CHECK(other->qb() == 64);
     CHECK(nnue::Network::load(SourceDir + "/no-such-net.nnue", error) == nullptr);
@@ -342,8 +505,9 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
 }
 
 TEST_CASE("nnue: incremental accumulators equal full refreshes along random play", "[nnue]") {
-    auto net = GENERATE(as<int>{}, 1, 2) == 1 ? sampleNet() : bucketedNet();
-    INFO("net format " << (net->kingBuckets() > 1 ? 2 : 1));
+    const int format = GENERATE(1, 2, 3);
+    auto net = netOfFormat(format);
+    INFO("net format " << format);
     nnue::Evaluator evaluator;
     evaluator.setNetwork(net);
     std::mt19937_64 rng(2024);
@@ -443,7 +607,9 @@ TEST_CASE("nnue: a king-bucketed net: buckets by the king's palace square, mirro
 }
 
 TEST_CASE("nnue: a position and its colour-flipped mirror evaluate the same for the side to move", "[nnue]") {
-    auto net = GENERATE(as<int>{}, 1, 2) == 1 ? sampleNet() : bucketedNet();
+    const int format = GENERATE(1, 2, 3);
+    auto net = netOfFormat(format);
+    INFO("net format " << format);
     int compared = 0;
     auto check = [&](const Position& pos) {
         const Position flipped = test::fromFen(flipColors(pos));

@@ -15,6 +15,12 @@
 // centre file mirrors that perspective's board left-right, so that the king
 // is always on file d or e (HalfKA-style with horizontal mirroring). Version
 // 1 nets are the one-bucket case.
+//
+// Format version 3 keeps version 2's feature transformer and replaces the
+// linear output with a small head per output bucket: the 2H SCReLU values
+// squeezed to 0..127 (clamp(acc, 0, 255)^2 >> 9), an int8 layer to L units
+// (8..32), a clipped ReLU to 0..127, and an int16 layer to the output
+// (tools/nnue/netfile.py documents the layout and the scales).
 #pragma once
 
 #include <cstddef>
@@ -40,6 +46,18 @@ constexpr int MaxOutputWeight = 128;  // |outWeight| at most this, so that v * w
 constexpr size_t HeaderBytes = 40;
 constexpr uint32_t FormatVersionPlain = 1;        // 1260 features
 constexpr uint32_t FormatVersionKingBuckets = 2;  // 6 x 1260 features
+constexpr uint32_t FormatVersionHead = 3;         // 6 x 1260 features and a hidden-layer head
+// The head (format 3). Activations 0..HeadScale stand for 0..1; the L1
+// weights are scaled by 2^HeadShift, which y >> HeadShift divides out.
+constexpr int MinHead = 8, MaxHead = 32;  // L, a multiple of 8
+constexpr int HeadScale = 127;
+constexpr int HeadShift = 6;
+// |L1 weight| <= 127 and x <= 127: a u8 x i8 pair sum fits int16, so the
+// AVX2 product (maddubs) never saturates.
+constexpr int MaxL1Weight = 127;
+// |bias| <= 2^30: no int32 sum of the head can overflow (|x . w| < 2^25 and
+// |z . w2| < 2^27 within the limits above).
+constexpr int32_t MaxHeadBias = int32_t(1) << 30;
 
 // How a perspective sees the board in a king-bucketed net: the first
 // feature of its king's bucket and whether files are mirrored (f -> 8 - f).
@@ -112,13 +130,15 @@ class Network {
 public:
     // The net in a file's bytes; nullptr with the reason in `error` (naming
     // `name`) for anything but a complete, undamaged CHRTNNUE v1 or v2 net
-    // whose QA is 255 and whose output weights are within +-128.
+    // whose QA is 255 and whose output weights are within +-128, or a v3
+    // net whose L1 weights are within +-127 and head biases within +-2^30.
     static std::shared_ptr<const Network> parse(const uint8_t* data, size_t size, std::string_view name,
                                                 std::string& error);
     static std::shared_ptr<const Network> load(const std::string& path, std::string& error);
 
     int hidden() const { return hidden_; }
-    int kingBuckets() const { return kingBuckets_; }  // 1 (format 1) or 6 (format 2)
+    int kingBuckets() const { return kingBuckets_; }  // 1 (format 1) or 6 (formats 2 and 3)
+    int headSize() const { return headSize_; }        // L of a format 3 net; 0 for formats 1 and 2
     // How `perspective` sees the board with its king on `king` (the plain
     // view for a net without king buckets).
     KingView view(Color perspective, Square king) const {
@@ -132,6 +152,14 @@ public:
     // Bucket b's 2H output weights: the side to move's H, then the other side's.
     const int16_t* outputWeights(int bucket) const { return outWeight_.data() + size_t(bucket) * 2 * size_t(hidden_); }
     int32_t outputBias(int bucket) const { return outBias_[size_t(bucket)]; }
+    // A format 3 net's head for bucket b: L rows of 2H L1 weights (the side
+    // to move's H, then the other side's), L L1 biases, L L2 weights.
+    const int8_t* l1Weights(int bucket) const {
+        return l1Weight_.data() + size_t(bucket) * size_t(headSize_) * 2 * size_t(hidden_);
+    }
+    const int32_t* l1Bias(int bucket) const { return l1Bias_.data() + size_t(bucket) * size_t(headSize_); }
+    const int16_t* l2Weights(int bucket) const { return l2Weight_.data() + size_t(bucket) * size_t(headSize_); }
+    int32_t l2Bias(int bucket) const { return l2Bias_[size_t(bucket)]; }
 
     // The accumulator of one perspective, summed from the board.
     void refresh(const Position& pos, Color perspective, int16_t* acc) const;
@@ -142,10 +170,12 @@ public:
 
 private:
     Network() = default;
-    int hidden_ = 0, kingBuckets_ = 1, qb_ = 0, scale_ = 0;
+    Value headOutput(const int16_t* us, const int16_t* them, int bucket) const;
+    int hidden_ = 0, kingBuckets_ = 1, headSize_ = 0, qb_ = 0, scale_ = 0;
     std::string name_;
-    AlignedArray<int16_t> ftWeight_, ftBias_, outWeight_;
-    AlignedArray<int32_t> outBias_;
+    AlignedArray<int16_t> ftWeight_, ftBias_, outWeight_, l2Weight_;
+    AlignedArray<int32_t> outBias_, l1Bias_, l2Bias_;
+    AlignedArray<int8_t> l1Weight_;
 };
 
 // The net built into the binary (CMake CHARIOT_EMBEDDED_NET), parsed on the
@@ -203,12 +233,21 @@ void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* 
 void addRow(int16_t* acc, const int16_t* row, int n);
 // sum_j clamp(acc[j], 0, 255)^2 * w[j], wrapping int32
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n);
+// The format 3 head's input: x[j] = clamp(acc[j], 0, 255)^2 >> 9 (0..127).
+// `x` need not be aligned.
+void screluPack(const int16_t* acc, uint8_t* x, int n);
+// y[k] = bias[k] + sum_j x[j] * w[k * n + j] for k < outputs (a multiple of
+// 4), x[j] <= 127 and |w| <= 128, so that nothing saturates or overflows
+// (|bias| <= 2^30). `w` is 64-byte aligned; x, bias and y need not be.
+void l1Product(const uint8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int n, int outputs);
 const char* name();  // "avx2", "sse2" or "scalar"
 
 namespace scalar {
 void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n);
 void addRow(int16_t* acc, const int16_t* row, int n);
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n);
+void screluPack(const int16_t* acc, uint8_t* x, int n);
+void l1Product(const uint8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int n, int outputs);
 }  // namespace scalar
 }  // namespace kernels
 
