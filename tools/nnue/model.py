@@ -11,6 +11,16 @@ What one bucket learns about a piece on a square then helps the other five,
 which see the same piece far less often; the export folds the shared block
 into each bucket's (ftWeight[b * 1260 + f] = bucketed + shared), so the
 engine never sees it.
+
+With a head (net format 3, --head L) the two perspectives' SCReLU outputs x
+(2H of them, side to move's first) go through a small hidden layer chosen by
+the output bucket: y = l1Weight[b] x + l1Bias[b] (L units), z = clamp(y, 0,
+1) (clipped ReLU), eval = (l2Weight[b] . z + l2Bias[b]) * SCALE. The float
+activations x and z in 0..1 are the integers 0..127 of the engine
+(netfile.py's docstring has the scales). A fresh head starts almost linear:
+l1Weight uniform in +-1 / sqrt(2H), l1Bias 0.5, so that the units sit inside
+the clipped ReLU's live range, and l2Weight small (uniform in +-0.05, l2Bias
+0), so that the first evaluations are near zero rather than large and random.
 """
 
 import datetime
@@ -27,10 +37,11 @@ import data as D
 import netfile as N
 
 CHECKPOINT_VERSION = 1
+HEAD_PARAMETERS = ("l1_weight", "l1_bias", "l2_weight", "l2_bias")
 
 
 class Net(nn.Module):
-    def __init__(self, hidden, qat=False, king_buckets=1):
+    def __init__(self, hidden, qat=False, king_buckets=1, head=0):
         super().__init__()
         # Quantisation-aware training: the output layer computes with its weights rounded to
         # the int16 grid (1/QB), the gradient passing straight through the rounding.
@@ -41,6 +52,9 @@ class Net(nn.Module):
         if king_buckets not in (1, D.KING_BUCKETS):
             raise ValueError(f"king buckets {king_buckets}: 1 or {D.KING_BUCKETS}")
         self.king_buckets = king_buckets
+        if head and (king_buckets == 1 or not (N.HEAD_MIN <= head <= N.HEAD_MAX and head % 8 == 0)):
+            raise ValueError(f"head size {head}: a multiple of 8 within {N.HEAD_MIN}..{N.HEAD_MAX}, with king buckets")
+        self.head = head
         # Rows: the features (1260, or 6 x 1260 king-bucketed ones and then the
         # 1260 shared ones of the factoriser), then the padding row: always
         # zero, never trained or exported.
@@ -48,8 +62,14 @@ class Net(nn.Module):
         self.pad = self.features
         self.ft = nn.EmbeddingBag(self.features + 1, hidden, mode="sum", padding_idx=self.pad)
         self.ft_bias = nn.Parameter(torch.zeros(hidden))
-        self.out_weight = nn.Parameter(torch.zeros(D.BUCKETS, 2 * hidden))
-        self.out_bias = nn.Parameter(torch.zeros(D.BUCKETS))
+        if head:
+            self.l1_weight = nn.Parameter(torch.zeros(D.BUCKETS, head, 2 * hidden))
+            self.l1_bias = nn.Parameter(torch.full((D.BUCKETS, head), 0.5))
+            self.l2_weight = nn.Parameter(torch.zeros(D.BUCKETS, head))
+            self.l2_bias = nn.Parameter(torch.zeros(D.BUCKETS))
+        else:
+            self.out_weight = nn.Parameter(torch.zeros(D.BUCKETS, 2 * hidden))
+            self.out_bias = nn.Parameter(torch.zeros(D.BUCKETS))
         with torch.no_grad():
             # About 20-30 active features: accumulators start spread around
             # 0.25 +- 0.25, so that most units sit in SCReLU's live range.
@@ -60,7 +80,11 @@ class Net(nn.Module):
             self.ft.weight[self.pad].zero_()
             self.ft_bias.fill_(0.25)
             bound = 1.0 / (2 * hidden) ** 0.5
-            self.out_weight.uniform_(-bound, bound)
+            if head:
+                self.l1_weight.uniform_(-bound, bound)
+                self.l2_weight.uniform_(-0.05, 0.05)
+            else:
+                self.out_weight.uniform_(-bound, bound)
 
     def forward(self, features, offsets, bucket):
         """features/offsets: one flat EmbeddingBag input of 2B bags, the B side-to-move
@@ -70,12 +94,29 @@ class Net(nn.Module):
         a = torch.clamp(acc, 0.0, 1.0)
         a = (a * a).view(2, n, self.hidden)
         h = self.hidden
+        if self.head:
+            # The engine's x = floor(127 * a^2) (a's square in 0..255^2, >> 9) is on average half a
+            # unit below 127 * a^2 wherever it is not 0: the float input follows it.
+            x = torch.clamp(torch.cat([a[0], a[1]], dim=1) - N.HEAD_X_OFFSET, min=0.0)
+            return self._head(x, bucket)
         # All 8 buckets' outputs by two small matrix products, then each position's own bucket.
         w = self.out_weight
         if self.qat:
             w = w + (torch.round(w * N.QB) / N.QB - w).detach()
         y = a[0] @ w[:, :h].t() + a[1] @ w[:, h:].t()
         return y.gather(1, bucket[:, None]).squeeze(1) + self.out_bias[bucket]
+
+    def _head(self, x, bucket):
+        n = bucket.shape[0]
+        w1, w2 = self.l1_weight, self.l2_weight
+        if self.qat:
+            w1 = w1 + (torch.round(w1 * N.HEAD_QW) / N.HEAD_QW - w1).detach()
+            w2 = w2 + (torch.round(w2 * N.QB) / N.QB - w2).detach()
+        # Every bucket's L1 by one matrix product, then each position's own bucket.
+        y = (x @ w1.reshape(D.BUCKETS * self.head, 2 * self.hidden).t()).view(n, D.BUCKETS, self.head)
+        y = y[torch.arange(n, device=bucket.device), bucket] + self.l1_bias[bucket]
+        z = torch.clamp(y, 0.0, 1.0)
+        return (z * w2[bucket]).sum(dim=1) + self.l2_bias[bucket]
 
     @torch.no_grad()
     def clip_(self):
@@ -91,7 +132,15 @@ class Net(nn.Module):
             w.clamp_(-N.FT_LIMIT, N.FT_LIMIT)
         w[self.pad].zero_()
         self.ft_bias.clamp_(-N.FT_LIMIT, N.FT_LIMIT)
-        self.out_weight.clamp_(-N.OUT_LIMIT, N.OUT_LIMIT)
+        if self.head:
+            self.l1_weight.clamp_(-N.L1_LIMIT, N.L1_LIMIT)
+            self.l2_weight.clamp_(-N.L2_LIMIT, N.L2_LIMIT)
+            l1_bias = N.HEAD_BIAS_MAX / (N.HEAD_QX * N.HEAD_QW)
+            l2_bias = N.HEAD_BIAS_MAX / (N.HEAD_QX * N.QB)
+            self.l1_bias.clamp_(-l1_bias, l1_bias)
+            self.l2_bias.clamp_(-l2_bias, l2_bias)
+        else:
+            self.out_weight.clamp_(-N.OUT_LIMIT, N.OUT_LIMIT)
 
     def float_weights(self):
         """numpy float64 arrays in the net file's layout."""
@@ -102,15 +151,19 @@ class Net(nn.Module):
                 D.KB_FEATURES, self.hidden)
         else:
             ft = ft[: D.FEATURES]
-        return {
-            "ft_weight": ft.numpy().copy(),
-            "ft_bias": self.ft_bias.detach().cpu().double().numpy().copy(),
-            "out_weight": self.out_weight.detach().cpu().double().numpy().copy(),
-            "out_bias": self.out_bias.detach().cpu().double().numpy().copy(),
-        }
+
+        def arr(t):
+            return t.detach().cpu().double().numpy().copy()
+
+        out = {"ft_weight": ft.numpy().copy(), "ft_bias": arr(self.ft_bias)}
+        for name in HEAD_PARAMETERS if self.head else ("out_weight", "out_bias"):
+            out[name] = arr(getattr(self, name))
+        return out
 
     def quantised(self):
         w = self.float_weights()
+        if self.head:
+            return N.quantise(w["ft_weight"], w["ft_bias"], None, None, head={k: w[k] for k in HEAD_PARAMETERS})
         return N.quantise(w["ft_weight"], w["ft_bias"], w["out_weight"], w["out_bias"])
 
 
@@ -153,13 +206,15 @@ def evaluate(model, dataset, batch=65536):
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def from_net(net, qat=False, hidden=None, king_buckets=None):
+def from_net(net, qat=False, hidden=None, king_buckets=None, head=None):
     """A float model holding a quantised net's weights (a QuantisedNet), to train further:
     quantising it again gives the same integers. With a larger `hidden` the net is widened:
     units beyond its own start with fresh feature weights and zero output weights, so the
     model evaluates exactly as the net until training gives them a say. A net without king
     buckets becomes a king-bucketed model (`king_buckets` 6) through the factoriser: its
-    weights are the shared block, the buckets start at zero."""
+    weights are the shared block, the buckets start at zero. A `head` size (king buckets
+    only) gives a net without one a fresh head (Net's init) in place of its output layer; a
+    version 3 net keeps its own head."""
     if net.scale != N.SCALE:
         raise N.NetError(f"the net's SCALE is {net.scale}; training uses {N.SCALE}")
     h0 = net.hidden
@@ -169,7 +224,13 @@ def from_net(net, qat=False, hidden=None, king_buckets=None):
     king_buckets = net.king_buckets if king_buckets is None else king_buckets
     if king_buckets < net.king_buckets:
         raise ValueError(f"cannot take the king buckets out of a net that has {net.king_buckets}")
-    model = Net(hidden, qat=qat, king_buckets=king_buckets)
+    if net.head is not None:
+        if head not in (None, net.head.size):
+            raise ValueError(f"the net has a head of size {net.head.size}, not {head}")
+        head = net.head.size
+    if head and king_buckets == 1:
+        raise ValueError("a head needs king buckets")
+    model = Net(hidden, qat=qat, king_buckets=king_buckets, head=head or 0)
     with torch.no_grad():
         weights = torch.from_numpy(net.ft_weight.astype(np.float64) / N.QA)
         if king_buckets > 1:
@@ -180,12 +241,24 @@ def from_net(net, qat=False, hidden=None, king_buckets=None):
             model.ft.weight[: len(weights), :h0] = weights
         model.ft.weight[model.pad].zero_()
         model.ft_bias[:h0] = torch.from_numpy(net.ft_bias.astype(np.float64) / N.QA)
-        out = torch.from_numpy(net.out_weight.astype(np.float64) / net.qb)
-        model.out_weight.zero_()
-        # Output weights: the side to move's units, then the other side's, each block `hidden` wide.
-        model.out_weight[:, :h0] = out[:, :h0]
-        model.out_weight[:, hidden : hidden + h0] = out[:, h0:]
-        model.out_bias.copy_(torch.from_numpy(net.out_bias.astype(np.float64) / (N.QA * net.qb)))
+        if net.head is not None:
+            q = net.head
+            l1 = torch.from_numpy(q.l1_weight.astype(np.float64) / N.HEAD_QW)
+            # As the output weights below: new units' L1 columns are zero.
+            model.l1_weight.zero_()
+            model.l1_weight[:, :, :h0] = l1[:, :, :h0]
+            model.l1_weight[:, :, hidden : hidden + h0] = l1[:, :, h0:]
+            model.l1_bias.copy_(torch.from_numpy((q.l1_bias.astype(np.float64) - N.HEAD_L1_BIAS_ROUND)
+                                                 / (N.HEAD_QX * N.HEAD_QW)))
+            model.l2_weight.copy_(torch.from_numpy(q.l2_weight.astype(np.float64) / net.qb))
+            model.l2_bias.copy_(torch.from_numpy(q.l2_bias.astype(np.float64) / (N.HEAD_QX * net.qb)))
+        elif not model.head:
+            out = torch.from_numpy(net.out_weight.astype(np.float64) / net.qb)
+            model.out_weight.zero_()
+            # Output weights: the side to move's units, then the other side's, each block `hidden` wide.
+            model.out_weight[:, :h0] = out[:, :h0]
+            model.out_weight[:, hidden : hidden + h0] = out[:, h0:]
+            model.out_bias.copy_(torch.from_numpy(net.out_bias.astype(np.float64) / (N.QA * net.qb)))
     return model
 
 
@@ -196,7 +269,7 @@ def from_net(net, qat=False, hidden=None, king_buckets=None):
 def save_checkpoint(path, model, optimizer, state):
     tmp = path + ".tmp"
     torch.save({"version": CHECKPOINT_VERSION, "hidden": model.hidden, "qat": model.qat,
-                "king_buckets": model.king_buckets, "model": model.state_dict(),
+                "king_buckets": model.king_buckets, "head": model.head, "model": model.state_dict(),
                 "optimizer": optimizer.state_dict() if optimizer else None, **state}, tmp)
     os.replace(tmp, path)
 
@@ -205,7 +278,8 @@ def load_checkpoint(path):
     ckpt = torch.load(path, map_location="cpu")
     if not isinstance(ckpt, dict) or ckpt.get("version") != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: not a Chariot NNUE checkpoint (version {CHECKPOINT_VERSION})")
-    model = Net(ckpt["hidden"], qat=ckpt.get("qat", False), king_buckets=ckpt.get("king_buckets", 1))
+    model = Net(ckpt["hidden"], qat=ckpt.get("qat", False), king_buckets=ckpt.get("king_buckets", 1),
+                head=ckpt.get("head", 0))
     model.load_state_dict(ckpt["model"])
     return model, ckpt
 
@@ -246,6 +320,8 @@ def export(model, out_dir=None, out=None, provenance=None, check=None, k=None, l
                    "SCALE": N.SCALE},
         "exported": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     })
+    if model.head:
+        info["format"].update(version=net.version, head=model.head)
     if check is not None and len(check):
         f = evaluate(model, check)
         q, overflows = nnue_ref.int_eval_dataset(net, check)

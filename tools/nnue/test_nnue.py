@@ -849,10 +849,139 @@ class HeadFormatTest(unittest.TestCase):
         self.assertEqual(got.tolist(), [slow_head_eval(net, b, s) for b, s in boards])
         self.assertGreater(len(set(got.tolist())), 30)
 
+    def test_quantised_close_to_float(self):
+        import torch
+
+        import model as M
+
+        # A fresh head on a king-bucketed feature transformer, its weights then spread wider than
+        # the init's so that the units' clipping matters, and put on the integer grid (as
+        # quantisation-aware training would): what remains is the activations' rounding, x's to
+        # 1/127 above all, which large random L2 weights magnify (trained nets: HeadTrainingTest).
+        torch.manual_seed(4)
+        model = M.Net(64, king_buckets=D.KING_BUCKETS, head=16)
+        with torch.no_grad():
+            model.l1_weight.uniform_(-0.25, 0.25)
+            model.l1_weight.copy_(torch.round(model.l1_weight * N.HEAD_QW) / N.HEAD_QW)
+            model.l1_bias.uniform_(0.0, 0.6)
+            model.l2_weight.uniform_(-1.5, 1.5)
+            model.l2_weight.copy_(torch.round(model.l2_weight * N.QB) / N.QB)
+            model.l2_bias.uniform_(-0.5, 0.5)
+        net = model.quantised()
+        self.assertEqual(net.version, 3)
+        ds, _ = D.load_file(SAMPLE, os.path.join(tempfile.gettempdir(), "nnue-head-test-cache"), log=lambda m: None)
+        f = M.evaluate(model, ds)
+        q, _ = R.int_eval_dataset(N.parse_net(N.net_bytes(net)), ds)
+        diff = q - f
+        self.assertGreater(f.std(), 300)
+        self.assertLessEqual(np.abs(diff).mean(), 0.025 * f.std())
+        self.assertLessEqual(np.abs(diff).max(), 0.1 * f.std())
+        np.testing.assert_allclose(R.float_eval_features(model.float_weights(), ds.red, ds.black, ds.stm,
+                                                         ds.bucket), f, atol=1e-3)
+        # Read back into a float model, the net quantises to the same bytes.
+        self.assertEqual(N.net_bytes(M.from_net(net).quantised()), N.net_bytes(net))
+
     def test_head_samples_file_is_current(self):
         # tests/test_nnue.cpp compares the engine with these values: they must be the reference's.
         with open(HEAD_SAMPLES) as f:
             self.assertEqual(head_samples(sample_fens(HEAD_SAMPLES)), f.read())
+
+
+class HeadTrainingTest(unittest.TestCase):
+    """train.py --head: from a plain net through --init, export, resume, and the engine."""
+
+    @classmethod
+    def setUpClass(cls):
+        import train
+
+        cls.train = train
+        cls.tmp = tempfile.mkdtemp(prefix="nnue-head-test-")
+        cls.cache = os.path.join(cls.tmp, "cache")
+        cls.args = tiny_training_args(cls.cache)
+        rc, log = quiet(train.main, cls.args + ["--out-dir", os.path.join(cls.tmp, "plain"), "--epochs", "1"])
+        assert rc == 0, log
+        cls.plain_path = TrainedNetTest.only_net(os.path.join(cls.tmp, "plain"))
+        cls.head_args = cls.args + ["--king-buckets", "--head", "16", "--init", cls.plain_path]
+        rc, cls.log = quiet(train.main, cls.head_args + ["--out-dir", os.path.join(cls.tmp, "head"), "--epochs", "2"])
+        assert rc == 0, cls.log
+        cls.net_path = TrainedNetTest.only_net(os.path.join(cls.tmp, "head"))
+        cls.net = N.read_net(cls.net_path)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_trained_head_net(self):
+        import model as M
+
+        self.assertIn("head 16", self.log)
+        self.assertEqual(self.net.version, 3)
+        self.assertEqual(self.net.head.size, 16)
+        # The feature transformer came from the plain net (then trained on); the head is new.
+        model, ckpt = M.load_checkpoint(os.path.join(self.tmp, "head", "checkpoints", "epoch-0002.pt"))
+        self.assertEqual((model.head, ckpt["head"]), (16, 16))
+        ds, _ = D.load_file(SAMPLE, self.cache, log=lambda m: None)
+        sub = ds.subset(slice(0, 200))
+        q, overflows = R.int_eval_dataset(self.net, sub)
+        diff = np.abs(q - M.evaluate(model, sub))
+        self.assertEqual(overflows, 0)
+        self.assertLessEqual(diff.mean(), MEAN_TOLERANCE)
+        self.assertLessEqual(diff.max(), MAX_TOLERANCE)
+        self.assertEqual(N.net_bytes(model.quantised()), read_bytes(self.net_path))
+
+    def test_fresh_head_from_the_plain_net(self):
+        import model as M
+
+        plain = N.read_net(self.plain_path)
+        model = M.from_net(plain, king_buckets=D.KING_BUCKETS, head=16)
+        q = model.quantised()
+        self.assertEqual(q.version, 3)
+        for b in range(D.KING_BUCKETS):
+            np.testing.assert_array_equal(q.ft_weight[b * D.FEATURES : (b + 1) * D.FEATURES], plain.ft_weight)
+        # The documented start: L1 biases 0.5 (64 * 127 / 2 + 32 for the rounding), small L2 weights.
+        self.assertTrue(np.all(q.head.l1_bias == 4096))
+        self.assertLessEqual(int(np.abs(q.head.l2_weight.astype(np.int32)).max()), round(0.05 * N.QB))
+        self.assertTrue(np.all(q.head.l2_bias == 0))
+        with self.assertRaises(ValueError):
+            M.from_net(plain, head=16)  # no king buckets
+
+    def test_resume_gives_the_same_net(self):
+        d = os.path.join(self.tmp, "resume")
+        ckpt = os.path.join(self.tmp, "head", "checkpoints", "epoch-0001.pt")
+        rc, log = quiet(self.train.main, self.args + ["--king-buckets", "--head", "16", "--out-dir", d,
+                                                      "--epochs", "2", "--resume", ckpt])
+        self.assertEqual(rc, 0, log)
+        self.assertNotIn("epoch 1/2", log)
+        self.assertEqual(read_bytes(TrainedNetTest.only_net(d)), read_bytes(self.net_path))
+
+    def test_bad_head_arguments(self):
+        d = os.path.join(self.tmp, "bad")
+        for extra in (["--head", "16"], ["--king-buckets", "--head", "12"], ["--king-buckets", "--head", "40"]):
+            with self.assertRaises(SystemExit):
+                quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "1"] + extra)
+        rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "1", "--king-buckets",
+                                                      "--head", "8", "--init", self.net_path])
+        self.assertEqual(rc, 1)
+        self.assertIn("has a head of size 16", log)
+
+    def test_engine_evaluates_as_the_reference(self):
+        engine = os.environ.get("CHARIOT_BIN")
+        if not engine:
+            self.skipTest("CHARIOT_BIN (the engine to compare) not set")
+        samples = os.path.join(self.tmp, "samples.txt")
+        rc, out = quiet(R.main, ["--samples", self.net_path, samples, "--data", SAMPLE])
+        self.assertEqual(rc, 0, out)
+        with open(samples) as f:
+            lines = [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
+        self.assertGreaterEqual(len(lines), 45)
+        script = ["uci", f"setoption name EvalFile value {self.net_path}"]
+        for _, fen in lines:
+            script += [f"position fen {fen}", "eval"]
+        run = subprocess.run([engine], input="\n".join(script + ["quit"]) + "\n", capture_output=True, text=True,
+                             timeout=120)
+        self.assertIn("head 16", run.stdout)
+        got = [int(x) for x in __import__("re").findall(r"NNUE \S+: (-?[0-9]+) \(side to move", run.stdout)]
+        self.assertEqual(got, [int(v) for v, _ in lines], run.stdout[-2000:])
 
 
 if __name__ == "__main__":

@@ -4,6 +4,10 @@
     /usr/bin/python3 tools/nnue/train.py --data gen1-s1.data --out-dir runs/r1 [--hidden 256] [--epochs 10]
     /usr/bin/python3 tools/nnue/train.py --data gen2-s2.data --out-dir runs/r2 --init nets/chariot-<hash>.nnue
 
+--king-buckets --head 16 trains a net of format 3 (a 16-unit hidden layer per
+output bucket; see netfile.py); with --init of a format 2 net its feature
+transformer is kept and the head starts fresh.
+
 --init starts from a net's weights (the next round learns on from the last
 net); otherwise the weights start random. --epochs 0 with --init only
 measures that net's validation loss (give --k and --seed to compare nets on
@@ -67,6 +71,10 @@ def parse_args(argv):
                          "mirrored right of the centre file) with a factoriser; with --init of a net without "
                          "them, its weights start the shared block and the model evaluates as that net did "
                          "wherever the kings stand on files d and e")
+    ap.add_argument("--head", type=int, default=None, metavar="L",
+                    help="a hidden layer of L units (8..32, a multiple of 8) per output bucket between the "
+                         "accumulators and the output (net format 3; needs --king-buckets); with --init of a "
+                         "net without one, its feature transformer is kept and the head starts fresh")
     ap.add_argument("--qat", action="store_true",
                     help="quantisation-aware training: the output layer trains on its int16-rounded weights")
     ap.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
@@ -81,6 +89,11 @@ def parse_args(argv):
         ap.error("--epochs must be non-negative and --batch positive")
     if args.epochs == 0 and not args.init:
         ap.error("--epochs 0 (only measure a net's validation loss) needs --init NET")
+    if args.head is not None:
+        if not args.king_buckets:
+            ap.error("--head needs --king-buckets (format 3 nets have king-bucketed features)")
+        if not (N.HEAD_MIN <= args.head <= N.HEAD_MAX and args.head % 8 == 0):
+            ap.error(f"--head must be a multiple of 8 within {N.HEAD_MIN}..{N.HEAD_MAX}")
     if args.init and args.resume:
         ap.error("--init and --resume exclude each other (a checkpoint already has its weights)")
     return args
@@ -206,6 +219,8 @@ def main(argv=None):
     if args.resume:
         model, resume = M.load_checkpoint(args.resume)
         model.qat = args.qat
+        if args.head is not None and model.head != args.head:
+            log(f"note: the checkpoint has head size {model.head}; using it")
         if args.hidden is not None and model.hidden != args.hidden:
             log(f"note: the checkpoint has hidden size {model.hidden}; using it")
         args.hidden = model.hidden
@@ -247,9 +262,13 @@ def main(argv=None):
         king_buckets = D.KING_BUCKETS if args.king_buckets else None
         if init.king_buckets > 1 and not args.king_buckets:
             log(f"note: {args.init} has king buckets; the model keeps them")
-        model = M.from_net(init, qat=args.qat, hidden=args.hidden, king_buckets=king_buckets)
+        if init.head is not None and args.head not in (None, init.head.size):
+            log(f"error: --head {args.head}: {args.init} has a head of size {init.head.size}")
+            return 1
+        model = M.from_net(init, qat=args.qat, hidden=args.hidden, king_buckets=king_buckets, head=args.head)
     elif resume is None:
-        model = M.Net(args.hidden, qat=args.qat, king_buckets=D.KING_BUCKETS if args.king_buckets else 1)
+        model = M.Net(args.hidden, qat=args.qat, king_buckets=D.KING_BUCKETS if args.king_buckets else 1,
+                      head=args.head or 0)
     model.to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     if resume is not None and resume.get("optimizer"):
@@ -268,6 +287,7 @@ def main(argv=None):
         "lambda": args.lam,
         "hidden": args.hidden,
         "king_buckets": model.king_buckets,
+        "head": model.head,
         "epochs_planned": args.epochs,
         "batch": args.batch,
         "lr": args.lr,
@@ -289,7 +309,7 @@ def main(argv=None):
             # Comparing nets trained on different data: each measured on the same held-out games and K.
             log(f"--epochs 0: measured only, nothing trained ({len(val)} validation positions, K {k:.1f})")
             return 0
-    log(f"training: hidden {args.hidden}, king buckets {model.king_buckets}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
+    log(f"training: hidden {args.hidden}, king buckets {model.king_buckets}, head {model.head or 'none'}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
         f"{start_epoch}..{args.epochs}, lr {args.lr} cosine to {args.lr * args.lr_final:g}, lambda {args.lam}, "
         f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads, "
         f"device {args.device}")
