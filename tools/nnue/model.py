@@ -107,16 +107,20 @@ class Net(nn.Module):
         return y.gather(1, bucket[:, None]).squeeze(1) + self.out_bias[bucket]
 
     def _head(self, x, bucket):
-        n = bucket.shape[0]
         w1, w2 = self.l1_weight, self.l2_weight
         if self.qat:
             w1 = w1 + (torch.round(w1 * N.HEAD_QW) / N.HEAD_QW - w1).detach()
             w2 = w2 + (torch.round(w2 * N.QB) / N.QB - w2).detach()
-        # Every bucket's L1 by one matrix product, then each position's own bucket.
-        y = (x @ w1.reshape(D.BUCKETS * self.head, 2 * self.hidden).t()).view(n, D.BUCKETS, self.head)
-        y = y[torch.arange(n, device=bucket.device), bucket] + self.l1_bias[bucket]
-        z = torch.clamp(y, 0.0, 1.0)
-        return (z * w2[bucket]).sum(dim=1) + self.l2_bias[bucket]
+        # Positions grouped by output bucket, each group through its own bucket's head: an eighth
+        # of the work of running all 8 heads on every position and picking one.
+        order = torch.argsort(bucket)
+        counts = torch.bincount(bucket, minlength=D.BUCKETS).tolist()
+        xs = x.index_select(0, order).split(counts)
+        out = torch.cat([
+            torch.clamp(xs[b] @ w1[b].t() + self.l1_bias[b], 0.0, 1.0) @ w2[b] + self.l2_bias[b]
+            for b in range(D.BUCKETS)
+        ])
+        return torch.empty_like(out).index_copy(0, order, out)
 
     @torch.no_grad()
     def clip_(self):
