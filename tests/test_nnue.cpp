@@ -115,6 +115,22 @@ std::vector<uint8_t> withCrc(std::vector<uint8_t> bytes) {
     return bytes;
 }
 
+// `bytes` with the u32 at `at` set to `v` and the checksum made good again.
+std::vector<uint8_t> withU32(std::vector<uint8_t> bytes, size_t at, uint32_t v) {
+    setU32(bytes, at, v);
+    return withCrc(std::move(bytes));
+}
+
+// Parsing `bytes` fails with a message that names the file and says `why`.
+void checkRefused(const std::vector<uint8_t>& bytes, const std::string& why) {
+    std::string error;
+    auto net = nnue::Network::parse(bytes.data(), bytes.size(), "bad.nnue", error);
+    INFO(error);
+    CHECK_FALSE(net);
+    CHECK(error.rfind("bad.nnue: ", 0) == 0);
+    CHECK(error.find(why) != std::string::npos);
+}
+
 std::shared_ptr<const nnue::Network> parseNet(const std::vector<uint8_t>& bytes, std::string_view name) {
     std::string error;
     auto net = nnue::Network::parse(bytes.data(), bytes.size(), name, error);
@@ -376,26 +392,14 @@ TEST_CASE("nnue: a format 3 net (a hidden-layer head) evaluates as the Python re
 
 TEST_CASE("nnue: damaged or out-of-range format 3 nets are refused with the reason", "[nnue]") {
     const std::vector<uint8_t>& good = headNetBytes();
-    auto refuse = [](const std::vector<uint8_t>& bytes, const std::string& why) {
-        std::string error;
-        auto net = nnue::Network::parse(bytes.data(), bytes.size(), "bad3.nnue", error);
-        INFO(error);
-        CHECK_FALSE(net);
-        CHECK(error.rfind("bad3.nnue: ", 0) == 0);
-        CHECK(error.find(why) != std::string::npos);
-    };
-    auto with = [&](size_t at, uint32_t v) {
-        std::vector<uint8_t> b = good;
-        setU32(b, at, v);
-        return withCrc(b);
-    };
-    for (uint32_t head : {0u, 4u, 12u, 40u, 0xFFFFFFFFu}) refuse(with(36, head), "head size " + std::to_string(head));
-    refuse(with(12, uint32_t(nnue::FeatureCount)), "a version 3 net has 7560 and 8");
-    refuse(with(36, 8), "a net with hidden size 128 has");  // a sound L, but not this file's
-    refuse({good.begin(), good.end() - 1}, "truncated");
+    for (uint32_t head : {0u, 4u, 12u, 40u, 0xFFFFFFFFu})
+        checkRefused(withU32(good, 36, head), "head size " + std::to_string(head));
+    checkRefused(withU32(good, 12, uint32_t(nnue::FeatureCount)), "a version 3 net has 7560 and 8");
+    checkRefused(withU32(good, 36, 8), "a net with hidden size 128 has");  // a sound L, but not this file's
+    checkRefused({good.begin(), good.end() - 1}, "truncated");
     std::vector<uint8_t> bad = good;
     bad[bad.size() / 2] ^= 0x40;
-    refuse(bad, "checksum mismatch");
+    checkRefused(bad, "checksum mismatch");
     // Values beyond what the kernels and the int32 sums take, the file otherwise sound.
     const int h = headNet()->hidden();
     const size_t l1At = nnue::HeaderBytes + 2 * size_t(nnue::KingBucketCount * nnue::FeatureCount + 1) * size_t(h);
@@ -403,9 +407,11 @@ TEST_CASE("nnue: damaged or out-of-range format 3 nets are refused with the reas
     const size_t l2BiasAt = l1BiasAt + size_t(nnue::BucketCount * TestHead * 6);
     bad = good;
     bad[l1At + size_t(TestHead * 2 * h) + 5] = 0x80;  // -128 in bucket 1
-    refuse(withCrc(bad), "L1 weight -128 is beyond +-127 (bucket 1, unit 0, input 5)");
-    refuse(with(l1BiasAt + 4 * 17, (1u << 30) + 1), "L1 bias 1073741825 is beyond +-2^30 (bucket 1, unit 1)");
-    refuse(with(l2BiasAt + 4 * 7, uint32_t(-(1 << 30) - 1)), "L2 bias -1073741825 is beyond +-2^30 (bucket 7)");
+    checkRefused(withCrc(bad), "L1 weight -128 is beyond +-127 (bucket 1, unit 0, input 5)");
+    checkRefused(withU32(good, l1BiasAt + 4 * 17, (1u << 30) + 1),
+                 "L1 bias 1073741825 is beyond +-2^30 (bucket 1, unit 1)");
+    checkRefused(withU32(good, l2BiasAt + 4 * 7, uint32_t(-(1 << 30) - 1)),
+                 "L2 bias -1073741825 is beyond +-2^30 (bucket 7)");
     // The limits themselves are fine.
     bad = good;
     bad[l1At] = 0x81;  // -127
@@ -443,19 +449,6 @@ TEST_CASE("nnue: the embedded net is its file's", "[nnue]") {
 
 TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nnue]") {
     const std::vector<uint8_t> good = readBytes(readSamples().netFile);
-    auto refuse = [](const std::vector<uint8_t>& bytes, const std::string& why) {
-        std::string error;
-        auto net = nnue::Network::parse(bytes.data(), bytes.size(), "bad.nnue", error);
-        INFO(error);
-        CHECK_FALSE(net);
-        CHECK(error.rfind("bad.nnue: ", 0) == 0);
-        CHECK(error.find(why) != std::string::npos);
-    };
-    auto with = [&](size_t at, uint32_t v) {
-        std::vector<uint8_t> b = good;
-        setU32(b, at, v);
-        return withCrc(b);
-    };
     {
         std::string error;
         CHECK(nnue::Network::parse(good.data(), good.size(), "good.nnue", error));
@@ -463,25 +456,25 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
     }
     std::vector<uint8_t> bad = good;
     bad[0] = 'X';
-    refuse(bad, "not a Chariot net file");
-    refuse({good.begin(), good.begin() + 20}, "too short");
-    refuse({good.begin(), good.end() - 1}, "truncated");
-    refuse({good.begin(), good.begin() + long(good.size()) / 2}, "truncated");
+    checkRefused(bad, "not a Chariot net file");
+    checkRefused({good.begin(), good.begin() + 20}, "too short");
+    checkRefused({good.begin(), good.end() - 1}, "truncated");
+    checkRefused({good.begin(), good.begin() + long(good.size()) / 2}, "truncated");
     bad = good;
     bad.push_back(0);
-    refuse(bad, "a net with hidden size");
+    checkRefused(bad, "a net with hidden size");
     bad = good;
     bad[5000] ^= 0x10;
-    refuse(bad, "checksum mismatch");
-    refuse(with(8, 4), "version 4");
-    refuse(with(8, 2), "a version 2 net has 7560 and 8");
-    refuse(with(8, 3), "a version 3 net has 7560 and 8");
-    refuse(with(12, 1261), "1261 features");
-    refuse(with(16, 48), "hidden size 48");
-    refuse(with(16, 2048), "hidden size 2048");
-    refuse(with(20, 9), "9 output buckets");
-    refuse(with(24, 127), "QA is 127");
-    refuse(with(28, 0), "QB 0");
+    checkRefused(bad, "checksum mismatch");
+    checkRefused(withU32(good, 8, 4), "version 4");
+    checkRefused(withU32(good, 8, 2), "a version 2 net has 7560 and 8");
+    checkRefused(withU32(good, 8, 3), "a version 3 net has 7560 and 8");
+    checkRefused(withU32(good, 12, 1261), "1261 features");
+    checkRefused(withU32(good, 16, 48), "hidden size 48");
+    checkRefused(withU32(good, 16, 2048), "hidden size 2048");
+    checkRefused(withU32(good, 20, 9), "9 output buckets");
+    checkRefused(withU32(good, 24, 127), "QA is 127");
+    checkRefused(withU32(good, 28, 0), "QB 0");
     // An output weight beyond +-128, the file otherwise sound.
     const int h = sampleNet()->hidden();
     const size_t outAt = nnue::HeaderBytes + 2 * size_t(nnue::FeatureCount) * size_t(h) + 2 * size_t(h);
@@ -489,7 +482,7 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
         bad = good;
         bad[outAt + 6] = uint8_t(uint16_t(w) & 0xFF);
         bad[outAt + 7] = uint8_t(uint16_t(w) >> 8);
-        refuse(withCrc(bad), "beyond +-128");
+        checkRefused(withCrc(bad), "beyond +-128");
     }
     bad = good;
     bad[outAt] = 128;  // +-128 itself is fine
@@ -497,7 +490,7 @@ TEST_CASE("nnue: damaged or foreign net files are refused with the reason", "[nn
     std::string error;
     CHECK(nnue::Network::parse(withCrc(bad).data(), bad.size(), "edge.nnue", error));
     // Another QB and SCALE are read from the header.
-    auto other = nnue::Network::parse(with(28, 64).data(), good.size(), "qb64.nnue", error);
+    auto other = nnue::Network::parse(withU32(good, 28, 64).data(), good.size(), "qb64.nnue", error);
     REQUIRE(other);
     CHECK(other->qb() == 64);
     CHECK(nnue::Network::load(SourceDir + "/no-such-net.nnue", error) == nullptr);
