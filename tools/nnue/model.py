@@ -123,6 +123,28 @@ class Net(nn.Module):
         return torch.empty_like(out).index_copy(0, order, out)
 
     @torch.no_grad()
+    def refactor_(self):
+        """Moves what the six buckets share into the factoriser's block: shared += the buckets'
+        mean, each bucket -= it. Every bucket's sum (what the engine sees) stays the same; a net
+        read from a format 2 file starts with all of its weights in the buckets and none shared,
+        and decay toward the shared block (decay_buckets_) needs the common part there."""
+        if self.king_buckets == 1:
+            return
+        w = self.ft.weight
+        bucketed = w[: D.KB_FEATURES].view(D.KING_BUCKETS, D.FEATURES, self.hidden)
+        mean = bucketed.mean(dim=0)
+        bucketed.sub_(mean)
+        w[D.KB_FEATURES : D.KB_FEATURES + D.FEATURES].add_(mean)
+
+    @torch.no_grad()
+    def decay_buckets_(self, factor):
+        """Shrinks each bucket's own weights (its difference from the shared block) by `factor`:
+        a decoupled weight decay that pulls the buckets toward what they share, so that a bucket
+        seen in few positions keeps close to the shared block instead of fitting them."""
+        if self.king_buckets > 1:
+            self.ft.weight[: D.KB_FEATURES].mul_(factor)
+
+    @torch.no_grad()
     def clip_(self):
         """Keeps the float weights inside what the integer net can hold (with a factoriser:
         the shared weights, and each bucket's sum with them)."""

@@ -680,6 +680,48 @@ class KingBucketTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             M.from_net(q, king_buckets=1)
 
+    def test_refactor_and_bucket_decay(self):
+        import json
+
+        import model as M
+        import train
+
+        model = M.from_net(self.net)
+        before = N.net_bytes(model.quantised())
+        w = model.ft.weight.detach()
+        self.assertEqual(float(w[D.KB_FEATURES : D.KB_FEATURES + D.FEATURES].abs().sum()), 0.0)
+        # The buckets' mean moves into the shared block: the same net, now with a shared part.
+        model.refactor_()
+        self.assertEqual(N.net_bytes(model.quantised()), before)
+        shared = w[D.KB_FEATURES : D.KB_FEATURES + D.FEATURES].clone()
+        self.assertGreater(float(shared.abs().sum()), 0.0)
+        bucketed = w[: D.KB_FEATURES].view(D.KING_BUCKETS, D.FEATURES, -1)
+        self.assertLess(float(bucketed.mean(dim=0).abs().max()), 1e-6)
+        # Full decay leaves every bucket equal to the shared block.
+        model.decay_buckets_(0.0)
+        q = model.quantised()
+        rows = q.ft_weight.reshape(D.KING_BUCKETS, D.FEATURES, -1)
+        for b in range(1, D.KING_BUCKETS):
+            np.testing.assert_array_equal(rows[b], rows[0])
+        self.assertNotEqual(N.net_bytes(q), before)
+        # Training with it: runs, records it, and the buckets end closer together than without.
+        args = tiny_training_args(self.cache) + ["--epochs", "1", "--init", self.net_path, "--king-buckets"]
+        spread = {}
+        for wd in (0.0, 200.0):
+            out = os.path.join(self.tmp, f"decay{wd:g}")
+            rc, log = quiet(train.main, args + ["--out-dir", out, "--bucket-decay", str(wd)])
+            self.assertEqual(rc, 0, log)
+            self.assertIn(f"bucket decay {wd:g}", log)
+            path = TrainedNetTest.only_net(out)
+            with open(path[: -len(".nnue")] + ".json") as f:
+                self.assertEqual(json.load(f)["bucket_decay"], wd)
+            rows = N.read_net(path).ft_weight.reshape(D.KING_BUCKETS, D.FEATURES, -1).astype(np.int64)
+            spread[wd] = int(np.abs(rows - rows.mean(axis=0)).sum())
+        self.assertLess(spread[200.0], spread[0.0])
+        with self.assertRaises(SystemExit):  # no king buckets to decay
+            quiet(train.main, tiny_training_args(self.cache) + ["--out-dir", os.path.join(self.tmp, "bad"),
+                                                                "--bucket-decay", "1"])
+
     def test_trained_net_file_and_reference(self):
         import model as M
 

@@ -75,6 +75,11 @@ def parse_args(argv):
                     help="a hidden layer of L units (8..32, a multiple of 8) per output bucket between the "
                          "accumulators and the output (net format 3; needs --king-buckets); with --init of a "
                          "net without one, its feature transformer is kept and the head starts fresh")
+    ap.add_argument("--bucket-decay", type=float, default=0.0, metavar="WD",
+                    help="decoupled weight decay of the king buckets' own weights toward the factoriser's "
+                         "shared block (each step multiplies them by 1 - lr * WD; needs --king-buckets; with "
+                         "--init of a king-bucketed net, the buckets' mean first moves into the shared block). "
+                         "Default 0: none")
     ap.add_argument("--qat", action="store_true",
                     help="quantisation-aware training: the output layer trains on its int16-rounded weights")
     ap.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
@@ -94,6 +99,10 @@ def parse_args(argv):
             ap.error("--head needs --king-buckets (format 3 nets have king-bucketed features)")
         if not (N.HEAD_MIN <= args.head <= N.HEAD_MAX and args.head % 8 == 0):
             ap.error(f"--head must be a multiple of 8 within {N.HEAD_MIN}..{N.HEAD_MAX}")
+    if args.bucket_decay < 0:
+        ap.error("--bucket-decay must be non-negative")
+    if args.bucket_decay and not args.king_buckets:
+        ap.error("--bucket-decay needs --king-buckets")
     if args.init and args.resume:
         ap.error("--init and --resume exclude each other (a checkpoint already has its weights)")
     return args
@@ -266,6 +275,8 @@ def main(argv=None):
             log(f"error: --head {args.head}: {args.init} has a head of size {init.head.size}")
             return 1
         model = M.from_net(init, qat=args.qat, hidden=args.hidden, king_buckets=king_buckets, head=args.head)
+        if args.bucket_decay and init.king_buckets > 1:
+            model.refactor_()
     elif resume is None:
         model = M.Net(args.hidden, qat=args.qat, king_buckets=D.KING_BUCKETS if args.king_buckets else 1,
                       head=args.head or 0)
@@ -295,6 +306,7 @@ def main(argv=None):
         "init": {"path": os.path.abspath(args.init), "sha256": M.sha256_file(args.init)} if args.init else None,
         "mirror": not args.no_mirror,
         "qat": args.qat,
+        "bucket_decay": args.bucket_decay,
         "seed": args.seed,
         "device": args.device,
         "val_fraction": args.val_fraction,
@@ -311,7 +323,8 @@ def main(argv=None):
             return 0
     log(f"training: hidden {args.hidden}, king buckets {model.king_buckets}, head {model.head or 'none'}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
         f"{start_epoch}..{args.epochs}, lr {args.lr} cosine to {args.lr * args.lr_final:g}, lambda {args.lam}, "
-        f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, {args.threads} threads, "
+        f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, "
+        f"bucket decay {args.bucket_decay:g}, {args.threads} threads, "
         f"device {args.device}")
 
     last_export = None
@@ -345,6 +358,8 @@ def main(argv=None):
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
+            if args.bucket_decay:
+                model.decay_buckets_(1.0 - lr * args.bucket_decay)
             model.clip_()
             step += 1
             total_loss += float(loss) * len(idx)
