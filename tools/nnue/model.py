@@ -145,6 +145,13 @@ class Net(nn.Module):
             self.ft.weight[: D.KB_FEATURES].mul_(factor)
 
     @torch.no_grad()
+    def decay_features_(self, factor):
+        """Shrinks every feature weight (buckets and shared block alike) by `factor`: a decoupled
+        weight decay toward zero, as AdamW's, for a transformer with more weights than its data
+        can pin down. The biases are left alone."""
+        self.ft.weight.mul_(factor)
+
+    @torch.no_grad()
     def clip_(self):
         """Keeps the float weights inside what the integer net can hold (with a factoriser:
         the shared weights, and each bucket's sum with them)."""

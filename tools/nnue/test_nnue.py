@@ -722,6 +722,35 @@ class KingBucketTest(unittest.TestCase):
             quiet(train.main, tiny_training_args(self.cache) + ["--out-dir", os.path.join(self.tmp, "bad"),
                                                                 "--bucket-decay", "1"])
 
+    def test_feature_decay(self):
+        import json
+
+        import model as M
+        import train
+
+        model = M.from_net(self.net)
+        bias = model.ft_bias.detach().clone()
+        model.decay_features_(0.5)
+        np.testing.assert_array_equal(model.ft_bias.detach().numpy(), bias.numpy())  # biases kept
+        model.decay_features_(0.0)
+        self.assertEqual(float(model.ft.weight.detach().abs().sum()), 0.0)
+        # Training with it: runs, records it, and ends with smaller feature weights than without.
+        args = tiny_training_args(self.cache) + ["--epochs", "1", "--init", self.net_path, "--king-buckets"]
+        size = {}
+        for wd in (0.0, 200.0):
+            out = os.path.join(self.tmp, f"ftdecay{wd:g}")
+            rc, log = quiet(train.main, args + ["--out-dir", out, "--ft-decay", str(wd)])
+            self.assertEqual(rc, 0, log)
+            self.assertIn(f"feature decay {wd:g}", log)
+            path = TrainedNetTest.only_net(out)
+            with open(path[: -len(".nnue")] + ".json") as f:
+                self.assertEqual(json.load(f)["ft_decay"], wd)
+            size[wd] = int(np.abs(N.read_net(path).ft_weight.astype(np.int64)).sum())
+        self.assertLess(size[200.0], size[0.0])
+        with self.assertRaises(SystemExit):
+            quiet(train.main, tiny_training_args(self.cache) + ["--out-dir", os.path.join(self.tmp, "bad"),
+                                                                "--ft-decay", "-1"])
+
     def test_trained_net_file_and_reference(self):
         import model as M
 

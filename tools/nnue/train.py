@@ -80,6 +80,10 @@ def parse_args(argv):
                          "shared block (each step multiplies them by 1 - lr * WD; needs --king-buckets; with "
                          "--init of a king-bucketed net, the buckets' mean first moves into the shared block). "
                          "Default 0: none")
+    ap.add_argument("--ft-decay", type=float, default=0.0, metavar="WD",
+                    help="decoupled weight decay of every feature weight toward zero (each step multiplies "
+                         "them by 1 - lr * WD; beside --bucket-decay, it also shrinks the shared block): a "
+                         "regulariser for a wide accumulator on little data. Default 0: none")
     ap.add_argument("--qat", action="store_true",
                     help="quantisation-aware training: the output layer trains on its int16-rounded weights")
     ap.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
@@ -103,6 +107,8 @@ def parse_args(argv):
         ap.error("--bucket-decay must be non-negative")
     if args.bucket_decay and not args.king_buckets:
         ap.error("--bucket-decay needs --king-buckets")
+    if args.ft_decay < 0:
+        ap.error("--ft-decay must be non-negative")
     if args.init and args.resume:
         ap.error("--init and --resume exclude each other (a checkpoint already has its weights)")
     return args
@@ -307,6 +313,7 @@ def main(argv=None):
         "mirror": not args.no_mirror,
         "qat": args.qat,
         "bucket_decay": args.bucket_decay,
+        "ft_decay": args.ft_decay,
         "seed": args.seed,
         "device": args.device,
         "val_fraction": args.val_fraction,
@@ -324,7 +331,7 @@ def main(argv=None):
     log(f"training: hidden {args.hidden}, king buckets {model.king_buckets}, head {model.head or 'none'}, batch {args.batch}, {steps_per_epoch} steps an epoch, epochs "
         f"{start_epoch}..{args.epochs}, lr {args.lr} cosine to {args.lr * args.lr_final:g}, lambda {args.lam}, "
         f"mirror {'on' if not args.no_mirror else 'off'}, qat {'on' if args.qat else 'off'}, "
-        f"bucket decay {args.bucket_decay:g}, {args.threads} threads, "
+        f"bucket decay {args.bucket_decay:g}, feature decay {args.ft_decay:g}, {args.threads} threads, "
         f"device {args.device}")
 
     last_export = None
@@ -360,6 +367,8 @@ def main(argv=None):
             optimizer.step()
             if args.bucket_decay:
                 model.decay_buckets_(1.0 - lr * args.bucket_decay)
+            if args.ft_decay:
+                model.decay_features_(1.0 - lr * args.ft_decay)
             model.clip_()
             step += 1
             total_loss += float(loss) * len(idx)
