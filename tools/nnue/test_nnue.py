@@ -680,9 +680,26 @@ class KingBucketTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             M.from_net(q, king_buckets=1)
 
-    def test_refactor_and_bucket_decay(self):
+    def train_with_decay(self, option, log_words, json_key):
+        """One epoch from the bucketed test net with `option` at 0 and at 200; checks that each run
+        succeeds and names the value in its log line and its JSON record. Returns {value: net path}."""
         import json
 
+        import train
+
+        args = tiny_training_args(self.cache) + ["--epochs", "1", "--init", self.net_path, "--king-buckets"]
+        paths = {}
+        for wd in (0.0, 200.0):
+            out = os.path.join(self.tmp, f"{option.strip('-')}{wd:g}")
+            rc, log = quiet(train.main, args + ["--out-dir", out, option, str(wd)])
+            self.assertEqual(rc, 0, log)
+            self.assertIn(f"{log_words} {wd:g}", log)
+            paths[wd] = TrainedNetTest.only_net(out)
+            with open(paths[wd][: -len(".nnue")] + ".json") as f:
+                self.assertEqual(json.load(f)[json_key], wd)
+        return paths
+
+    def test_refactor_and_bucket_decay(self):
         import model as M
         import train
 
@@ -705,16 +722,8 @@ class KingBucketTest(unittest.TestCase):
             np.testing.assert_array_equal(rows[b], rows[0])
         self.assertNotEqual(N.net_bytes(q), before)
         # Training with it: runs, records it, and the buckets end closer together than without.
-        args = tiny_training_args(self.cache) + ["--epochs", "1", "--init", self.net_path, "--king-buckets"]
         spread = {}
-        for wd in (0.0, 200.0):
-            out = os.path.join(self.tmp, f"decay{wd:g}")
-            rc, log = quiet(train.main, args + ["--out-dir", out, "--bucket-decay", str(wd)])
-            self.assertEqual(rc, 0, log)
-            self.assertIn(f"bucket decay {wd:g}", log)
-            path = TrainedNetTest.only_net(out)
-            with open(path[: -len(".nnue")] + ".json") as f:
-                self.assertEqual(json.load(f)["bucket_decay"], wd)
+        for wd, path in self.train_with_decay("--bucket-decay", "bucket decay", "bucket_decay").items():
             rows = N.read_net(path).ft_weight.reshape(D.KING_BUCKETS, D.FEATURES, -1).astype(np.int64)
             spread[wd] = int(np.abs(rows - rows.mean(axis=0)).sum())
         self.assertLess(spread[200.0], spread[0.0])
@@ -723,8 +732,6 @@ class KingBucketTest(unittest.TestCase):
                                                                 "--bucket-decay", "1"])
 
     def test_feature_decay(self):
-        import json
-
         import model as M
         import train
 
@@ -735,17 +742,8 @@ class KingBucketTest(unittest.TestCase):
         model.decay_features_(0.0)
         self.assertEqual(float(model.ft.weight.detach().abs().sum()), 0.0)
         # Training with it: runs, records it, and ends with smaller feature weights than without.
-        args = tiny_training_args(self.cache) + ["--epochs", "1", "--init", self.net_path, "--king-buckets"]
-        size = {}
-        for wd in (0.0, 200.0):
-            out = os.path.join(self.tmp, f"ftdecay{wd:g}")
-            rc, log = quiet(train.main, args + ["--out-dir", out, "--ft-decay", str(wd)])
-            self.assertEqual(rc, 0, log)
-            self.assertIn(f"feature decay {wd:g}", log)
-            path = TrainedNetTest.only_net(out)
-            with open(path[: -len(".nnue")] + ".json") as f:
-                self.assertEqual(json.load(f)["ft_decay"], wd)
-            size[wd] = int(np.abs(N.read_net(path).ft_weight.astype(np.int64)).sum())
+        size = {wd: int(np.abs(N.read_net(path).ft_weight.astype(np.int64)).sum())
+                for wd, path in self.train_with_decay("--ft-decay", "feature decay", "ft_decay").items()}
         self.assertLess(size[200.0], size[0.0])
         with self.assertRaises(SystemExit):
             quiet(train.main, tiny_training_args(self.cache) + ["--out-dir", os.path.join(self.tmp, "bad"),
