@@ -215,6 +215,14 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     selDepth_ = std::max(selDepth_, ply);
 
     const bool inCheck = pos_.inCheck();
+    // Only evasions and captures are searched here, so a repetition inside
+    // the quiescence search is a cycle of checks answered by checks (a horse
+    // and an advisor checking in turn): judged as the main search judges it,
+    // or every such line runs to MaxPly, branching at each evasion, and the
+    // search never ends.
+    if (inCheck)
+        if (const rules::Ruling r = rules::judge(pos_, ply, {options_.judgeChase}); r.verdict != rules::Verdict::None)
+            return repetitionValue(r, ply);
     if (ply >= MaxPly - 1) return inCheck ? ValueDraw : staticEval();
 
     alpha = std::max(matedIn(ply), alpha);

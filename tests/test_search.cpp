@@ -3,8 +3,11 @@
 // answers were confirmed by other engines (see the file's header).
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <sstream>
 
 #include "chariot/engine.h"
@@ -191,4 +194,32 @@ TEST_CASE("a move that completes a losing perpetual check is avoided", "[search]
     REQUIRE(r.best);
     CHECK(r.best.toString() != "e2f2");
     CHECK(!isBanScore(r.score));
+}
+
+TEST_CASE("checks answered by checks end in the quiescence search", "[search]") {
+    // Two positions from self-play where every reply to a check can be a
+    // check again: the black horse (f1, g3, h0, h2) and the red advisor (e1,
+    // f2, unmasking the cannon on f0) check in turn, and the second (where
+    // the generator hung too) has such a cycle of its own. The quiescence
+    // search searched every evasion without judging the repetitions, so its
+    // first iteration, which no stop or node limit ends, ran to MaxPly and
+    // never returned.
+    for (const char* fen :
+         {"5k3/4a4/9/4P4/2b1C4/9/9/4p2n1/3KA4/5C2c b - - 0 1", "2b6/3k5/2N1b4/9/9/9/2n6/3A5/1c3K3/4C4 w - - 0 1"}) {
+        INFO(fen);
+        Engine engine;
+        REQUIRE_FALSE(engine.setPosition(fen, {}));
+        SearchLimits limits;
+        limits.nodes = 5000;
+        auto pending = std::async(std::launch::async, [&] { return engine.search(limits, nullptr); });
+        if (pending.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+            // The search cannot be abandoned: end the test run loudly.
+            std::fprintf(stderr, "the search of %s did not end within 60 s\n", fen);
+            std::_Exit(1);
+        }
+        const SearchResult r = pending.get();
+        REQUIRE(r.best);
+        CHECK(engine.position().parseLegalMove(r.best.toString()) == r.best);
+        CHECK(r.nodes <= 20000);
+    }
 }
