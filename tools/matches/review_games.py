@@ -8,7 +8,11 @@ after it to a fixed depth. The drop of a move is the judge's score before it
 minus the score after it, both from the player's side. Printed per game: the
 largest drops (ply, move, before -> after) and the first move that turned a
 level game (>= --level) into a clearly worse one (<= --worse). The summary
-counts where those turning moves fell (by ply bucket) and the drop sizes.
+counts where those turning moves fell (by ply bucket) and the drop sizes, and
+shows how the games went: the judge's median score for the player at plies
+20, 40, 60, 80 and 120 (before its first move from there on), and how many
+games stood below --level and at or below --worse there. A game lost by one
+blunder has a turning move; one lost by small steps drifts in that profile.
 
 Example:
   review_games.py --judge ../ext/pikafish/src/pikafish --proto uci --depth 12 \\
@@ -21,6 +25,25 @@ import subprocess
 import sys
 
 MateScore = 3000
+ProfilePlies = (20, 40, 60, 80, 120)
+
+
+def profile(rows, checkpoints=ProfilePlies):
+    """The judge's score before the player's first move at or after each checkpoint ply
+    ({ply: score}; a game that ended before a checkpoint has no entry there)."""
+    out = {}
+    for checkpoint in checkpoints:
+        for ply, _move, before, _after in rows:
+            if ply >= checkpoint:
+                out[checkpoint] = before
+                break
+    return out
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def parse_pgn(text):
@@ -148,10 +171,13 @@ def main():
         sys.exit(f"no game of {args.player!r} to review")
 
     turning_buckets, drops = {}, []
+    profiles = {p: [] for p in ProfilePlies}
     with multiprocessing.Pool(args.jobs) as pool:
         for index, tags, rows in sorted(pool.imap_unordered(review, jobs)):
             print(f"game {index + 1} ({tags.get('Red')} - {tags.get('Black')}, {tags.get('Result')}, "
                   f"{tags.get('Termination', '?')}, opening {tags.get('Opening', '?')})")
+            for checkpoint, score in profile(rows).items():
+                profiles[checkpoint].append(score)
             turning = None
             for ply, move, before, after in rows:
                 drops.append(before - after)
@@ -169,6 +195,12 @@ def main():
     if drops:
         for threshold in (50, 100, 200, 300):
             print(f"  moves dropping >= {threshold}: {sum(d >= threshold for d in drops)} of {len(drops)}")
+    print(f"the judge's score for {args.player} by ply (median; games below {args.level}; at or below {args.worse}):")
+    for checkpoint, scores in profiles.items():
+        if scores:
+            print(f"  ply {checkpoint:3d}: {median(scores):+7.1f} over {len(scores)} games; "
+                  f"{sum(v < args.level for v in scores)} below {args.level}, "
+                  f"{sum(v <= args.worse for v in scores)} at or below {args.worse}")
 
 
 if __name__ == "__main__":
