@@ -21,6 +21,7 @@ Example:
 import argparse
 import multiprocessing
 import re
+import statistics
 import subprocess
 import sys
 
@@ -38,12 +39,6 @@ def profile(rows, checkpoints=ProfilePlies):
                 out[checkpoint] = before
                 break
     return out
-
-
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def parse_pgn(text):
@@ -198,7 +193,7 @@ def main():
     print(f"the judge's score for {args.player} by ply (median; games below {args.level}; at or below {args.worse}):")
     for checkpoint, scores in profiles.items():
         if scores:
-            print(f"  ply {checkpoint:3d}: {median(scores):+7.1f} over {len(scores)} games; "
+            print(f"  ply {checkpoint:3d}: {statistics.median(scores):+7.1f} over {len(scores)} games; "
                   f"{sum(v < args.level for v in scores)} below {args.level}, "
                   f"{sum(v <= args.worse for v in scores)} at or below {args.worse}")
 
