@@ -616,6 +616,58 @@ class TrainedNetTest(unittest.TestCase):
             board, stm = D.parse_fen(fen)
             self.assertEqual(R.king_attacked(board, stm), attacked, fen)
 
+    def result_positions(self):
+        """The sample's quiet positions as game<TAB>red's result<TAB>FEN lines, and the same
+        positions as (FEN, result from the side to move's view)."""
+        lines, positions = [], []
+        for number, g in enumerate(D.read_games(SAMPLE)):
+            red_result = {0: 0.0, 1: 0.5, 2: 1.0}[g.result]
+            for _, board, stm, _, flags in D.replay(g):
+                if flags & D.FLAG_QUIET:
+                    fen = D.board_to_fen(board, stm)
+                    lines.append(f"{number}\t{red_result:g}\t{fen}\n")
+                    positions.append((fen, red_result if stm == D.RED else 1.0 - red_result))
+        path = os.path.join(self.tmp, "results.tsv")
+        with open(path, "w") as f:
+            f.writelines(lines)
+        return path, positions
+
+    def test_predict_results(self):
+        import predict_results as P
+
+        path, positions = self.result_positions()
+        rc, out = quiet(P.main, [path, self.net_path, self.net_path, "--k", "300", "--bootstrap", "50"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"{SAMPLE_QUIET} positions of {SAMPLE_GAMES} games; K 300", out)
+        rows = [line.split() for line in out.splitlines() if line.startswith(os.path.basename(self.net_path))]
+        self.assertEqual(len(rows), 2)
+        # The error at K, by the engine's own integer evaluation of each position.
+        want = np.mean([(1 / (1 + np.exp(-R.int_eval_fen(self.net, fen) / 300.0)) - result) ** 2
+                        for fen, result in positions])
+        self.assertAlmostEqual(float(rows[0][1]), want, places=6)
+        # The best K fits at least as well as the fixed one.
+        self.assertLessEqual(float(rows[0][3]), float(rows[0][1]))
+        # A net against itself differs by nothing, in every bootstrap sample.
+        self.assertEqual(rows[1][4:], ["+0.000000", "[+0.000000,", "+0.000000]"])
+
+    def test_predict_results_bad_input(self):
+        import predict_results as P
+
+        path = os.path.join(self.tmp, "bad.tsv")
+        for text, message in [("0\t2\t" + D.START_FEN + "\n", "bad.tsv:1: result '2'"),
+                              ("0\t1\tnot a fen\n", "bad.tsv:1:"),
+                              ("0\t1\n", "bad.tsv:1: expected game<TAB>result<TAB>FEN"),
+                              ("", "bad.tsv: no positions")]:
+            with open(path, "w") as f:
+                f.write(text)
+            rc, out = quiet(P.main, [path, self.net_path])
+            self.assertEqual(rc, 2, text)
+            self.assertIn(message, out)
+        good, _ = self.result_positions()
+        rc, out = quiet(P.main, [good, os.path.join(self.tmp, "missing.nnue")])
+        self.assertEqual(rc, 2)
+        self.assertIn("missing.nnue", out)
+
 
 class KingBucketTest(unittest.TestCase):
     """King-bucketed nets (format 2): the features, the factoriser, training and export, and,

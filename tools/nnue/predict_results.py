@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""How well nets' evaluations predict the results of games they never saw.
+
+Reads positions with their game's result, one per line: game<TAB>red's result
+(1, 0.5 or 0)<TAB>FEN, as `chariot tune --dump` writes them from PGN files (a
+fourth field before the FEN, as tools/tuning/selfplay_scores.py writes it, is
+ignored), evaluates every position with each net exactly as the engine does
+(the integer reference, nnue_ref.py), and prints per net the mean squared
+error of sigmoid(eval / K) against the result from the side to move's view,
+at a fixed K and at the net's own best K; for each net after the first, its
+difference from the first with a 95% interval from a bootstrap over games.
+
+The positions are a yardstick, never training data: the nets learn from
+Chariot's own games only. Master games are a yardstick that self-play cannot
+game, as positions of the nets' own self-play are (docs/nnue.md):
+
+    chariot tune --dump masters.tsv --dump-every 4 --skip-plies 10 masters.pgn
+    predict_results.py masters.tsv nets/chariot-b5dde596b967.nnue runs/x/chariot-<hash>.nnue
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import data as D  # noqa: E402
+import netfile as N  # noqa: E402
+import nnue_ref as R  # noqa: E402
+
+
+class InputError(Exception):
+    pass
+
+
+def read_positions(path):
+    """(game ids [N], results from the side to move's view [N], red, black, stm, bucket) of a file."""
+    games, results, boards, stms = [], [], [], []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            fields = line.rstrip("\n").split("\t")
+            if not line.strip():
+                continue
+            if len(fields) not in (3, 4):
+                raise InputError(f"{path}:{number}: expected game<TAB>result<TAB>FEN")
+            try:
+                game, result = int(fields[0]), float(fields[1])
+                board, stm = D.parse_fen(fields[-1])
+            except (ValueError, D.DataError) as e:
+                raise InputError(f"{path}:{number}: {e}") from None
+            if result not in (0.0, 0.5, 1.0):
+                raise InputError(f"{path}:{number}: result {fields[1]!r} is not 1, 0.5 or 0")
+            games.append(game)
+            results.append(result if stm == D.RED else 1.0 - result)
+            boards.append(bytes(board))
+            stms.append(stm)
+    if not games:
+        raise InputError(f"{path}: no positions")
+    red, black, bucket = D.features_of_boards(np.frombuffer(b"".join(boards), np.uint8))
+    return np.array(games), np.array(results), red, black, np.array(stms, dtype=np.uint8), bucket
+
+
+def squared_errors(evals, results, k):
+    return (1.0 / (1.0 + np.exp(-np.asarray(evals, dtype=np.float64) / k)) - results) ** 2
+
+
+def best_k(evals, results, lo=50.0, hi=1000.0):
+    """The K that minimises the mean squared error (golden-section search; the error is unimodal in K
+    for evaluations that mostly agree in sign with the results)."""
+    g = (np.sqrt(5.0) - 1.0) / 2.0
+    a, b = lo, hi
+    for _ in range(60):
+        c, d = b - g * (b - a), a + g * (b - a)
+        if squared_errors(evals, results, c).mean() < squared_errors(evals, results, d).mean():
+            b = d
+        else:
+            a = c
+    return (a + b) / 2.0
+
+
+def bootstrap_interval(games, diff, samples, seed):
+    """95% interval of the mean of `diff` when whole games are resampled."""
+    _, index = np.unique(games, return_inverse=True)
+    sums, counts = np.bincount(index, weights=diff), np.bincount(index)
+    rng = np.random.default_rng(seed)
+    means = []
+    for _ in range(samples):
+        pick = rng.integers(0, len(sums), len(sums))
+        means.append(sums[pick].sum() / counts[pick].sum())
+    return np.percentile(means, 2.5), np.percentile(means, 97.5)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("positions", help="game<TAB>result<TAB>FEN lines (chariot tune --dump)")
+    ap.add_argument("nets", nargs="+", help=".nnue files; the first is the one the others are compared with")
+    ap.add_argument("--k", type=float, default=240.0, help="sigmoid scale K in internal units (default 240)")
+    ap.add_argument("--bootstrap", type=int, default=400, help="bootstrap samples (default 400; 0: none)")
+    ap.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+    args = ap.parse_args(argv)
+    if args.k <= 0:
+        ap.error("--k must be positive")
+    if args.bootstrap < 0:
+        ap.error("--bootstrap must be 0 or more")
+    try:
+        games, results, red, black, stm, bucket = read_positions(args.positions)
+        nets = [(path, N.read_net(path)) for path in args.nets]
+    except (OSError, InputError, N.NetError) as e:
+        print(f"predict_results: {e}", file=sys.stderr)
+        return 2
+    print(f"{len(results)} positions of {len(np.unique(games))} games; K {args.k:g}")
+    print(f"{'net':<28} {'error at K':>11} {'best K':>7} {'error':>9}   difference from the first (95%)")
+    first = None
+    for path, net in nets:
+        evals, _ = R.int_eval_features(net, red, black, stm, bucket)
+        errors = squared_errors(evals, results, args.k)
+        k = best_k(evals, results)
+        line = f"{os.path.basename(path):<28} {errors.mean():>11.6f} {k:>7.1f} {squared_errors(evals, results, k).mean():>9.6f}"
+        if first is None:
+            first = errors
+        else:
+            diff = errors - first
+            line += f"   {diff.mean():+.6f}"
+            if args.bootstrap:
+                lo, hi = bootstrap_interval(games, diff, args.bootstrap, args.seed)
+                line += f" [{lo:+.6f}, {hi:+.6f}]"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
