@@ -115,7 +115,8 @@ def main(argv=None):
         evals, _ = R.int_eval_features(net, red, black, stm, bucket)
         errors = squared_errors(evals, results, args.k)
         k = best_k(evals, results)
-        line = f"{os.path.basename(path):<28} {errors.mean():>11.6f} {k:>7.1f} {squared_errors(evals, results, k).mean():>9.6f}"
+        at_best = squared_errors(evals, results, k).mean()
+        line = f"{os.path.basename(path):<28} {errors.mean():>11.6f} {k:>7.1f} {at_best:>9.6f}"
         if first is None:
             first = errors
         else:
