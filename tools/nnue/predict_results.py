@@ -28,6 +28,9 @@ import data as D  # noqa: E402
 import netfile as N  # noqa: E402
 import nnue_ref as R  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tuning"))
+from label_positions import fit_k  # noqa: E402
+
 
 class InputError(Exception):
     pass
@@ -65,17 +68,9 @@ def squared_errors(evals, results, k):
 
 
 def best_k(evals, results, lo=50.0, hi=1000.0):
-    """The K that minimises the mean squared error (golden-section search; the error is unimodal in K
-    for evaluations that mostly agree in sign with the results)."""
-    g = (np.sqrt(5.0) - 1.0) / 2.0
-    a, b = lo, hi
-    for _ in range(60):
-        c, d = b - g * (b - a), a + g * (b - a)
-        if squared_errors(evals, results, c).mean() < squared_errors(evals, results, d).mean():
-            b = d
-        else:
-            a = c
-    return (a + b) / 2.0
+    """The K in [lo, hi] that minimises the mean squared error (label_positions.py's golden-section
+    search; the error is unimodal in K for evaluations that mostly agree in sign with the results)."""
+    return fit_k(lambda k: squared_errors(evals, results, k).mean(), lo, hi)
 
 
 def bootstrap_interval(games, diff, samples, seed):
