@@ -650,6 +650,41 @@ class TrainedNetTest(unittest.TestCase):
         # A net against itself differs by nothing, in every bootstrap sample.
         self.assertEqual(rows[1][4:], ["+0.000000", "[+0.000000,", "+0.000000]"])
 
+    def test_predict_results_scores(self):
+        import predict_results as P
+
+        path, positions = self.result_positions()
+        # An engine's scores of every other position, from red's view: the net's own evaluations,
+        # so that the file and the net agree exactly where both count.
+        scores = os.path.join(self.tmp, "scores.tsv")
+        with open(path) as f, open(scores, "w") as out:
+            for number, line in enumerate(f):
+                game, result, fen = line.rstrip("\n").split("\t")
+                if number % 2 == 0:
+                    v = R.int_eval_fen(self.net, fen)
+                    out.write(f"{game}\t{result}\t{v if fen.split()[1] == 'w' else -v}\t{fen}\n")
+        scored = (len(positions) + 1) // 2
+        rc, out = quiet(P.main, [path, self.net_path, scores, "--k", "300", "--bootstrap", "20", "--by-ply"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"{scored} of {len(positions)} positions are scored by every score file", out)
+        rows = {line.split()[0]: line.split() for line in out.splitlines()
+                if line.startswith((os.path.basename(self.net_path), "scores.tsv"))}
+        want = np.mean([(1 / (1 + np.exp(-R.int_eval_fen(self.net, fen) / 300.0)) - result) ** 2
+                        for fen, result in positions[::2]])
+        self.assertAlmostEqual(float(rows[os.path.basename(self.net_path)][1]), want, places=6)
+        self.assertEqual(rows["scores.tsv"][1:4], rows[os.path.basename(self.net_path)][1:4])
+        self.assertEqual(rows["scores.tsv"][4:], ["+0.000000", "[+0.000000,", "+0.000000]"])
+        # The stages of the game share out every counted position.
+        table = out.split("error at each input's best K by ply")[1].splitlines()[2:]
+        self.assertEqual(len(table), len(P.PlyBands))
+        self.assertEqual(sum(int(row.split()[1]) for row in table), scored)
+        # --own-k compares at each input's best K: still no difference between equal evaluations.
+        rc, out = quiet(P.main, [path, self.net_path, scores, "--own-k", "--bootstrap", "0"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("+0.000000", out)
+        self.assertEqual(P.ply_of_fen(D.START_FEN), 0)
+        self.assertEqual(P.ply_of_fen("4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 7"), 13)
+
     def test_predict_results_bad_input(self):
         import predict_results as P
 
@@ -667,6 +702,16 @@ class TrainedNetTest(unittest.TestCase):
         rc, out = quiet(P.main, [good, os.path.join(self.tmp, "missing.nnue")])
         self.assertEqual(rc, 2)
         self.assertIn("missing.nnue", out)
+        scores = os.path.join(self.tmp, "badscores.tsv")
+        for text, message in [("0\t1\t" + D.START_FEN + "\n", "badscores.tsv:1: expected game<TAB>result<TAB>score"),
+                              ("0\t1\tlots\t" + D.START_FEN + "\n", "badscores.tsv:1:"),
+                              ("", "badscores.tsv: no scores"),
+                              ("9999\t1\t10\t" + D.START_FEN + "\n", "no position is scored by every score file")]:
+            with open(scores, "w") as f:
+                f.write(text)
+            rc, out = quiet(P.main, [good, self.net_path, scores])
+            self.assertEqual(rc, 2, text)
+            self.assertIn(message, out)
 
 
 class KingBucketTest(unittest.TestCase):
