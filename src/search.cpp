@@ -455,6 +455,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         ++moveCount;
         const bool capture = !pos_.isEmpty(m.to());
         const bool isKiller = m == killers_[ply][0] || m == killers_[ply][1];
+        // Asked once: the pruning below and the check extension both need it.
+        const bool checks = pos_.givesCheck(m);
 
         // Step 8a. Shallow pruning of late quiet moves, once a move that
         // does not lose has been found: move-count pruning and futility (at
@@ -468,12 +470,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             // ...or a quiet move that hangs material by static exchange.
             if ((lateMove || futile ||
                  (depth <= params.seePruneMaxDepth && !pos_.seeGe(m, -params.seeQuietMargin * depth))) &&
-                !pos_.givesCheck(m))
+                !checks)
                 continue;
         }
         // Captures that lose a lot by static exchange, at low depth.
         if (shallowPruning && capture && best > -ValueDecisive && depth <= params.seePruneMaxDepth &&
-            !pos_.seeGe(m, -params.seeCaptureMargin * depth * depth) && !pos_.givesCheck(m))
+            !pos_.seeGe(m, -params.seeCaptureMargin * depth * depth) && !checks)
             continue;
 
         // Singular extension: when every other move falls well short of the
@@ -499,11 +501,11 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // Only a check that does not give material away by static exchange
         // is extended: xiangqi's cannon and rook checks are too many to
         // extend them all (bounded so that perpetual checking cannot explode).
-        const bool checkExtends = ply < 2 * rootDepth_ && pos_.givesCheck(m) && pos_.seeGe(m, 0);
+        const bool checkExtends = ply < 2 * rootDepth_ && checks && pos_.seeGe(m, 0);
         frames_[ply].move = m;
         frames_[ply].contSlot = contSlot(pos_.pieceOn(m.from()), m.to());
         pos_.makeMove(m);
-        const bool givesCheck = pos_.inCheck();
+        assert(checks == pos_.inCheck());
         const int extension = singular != 0 ? singular : checkExtends ? 1 : 0;
         const Depth newDepth = depth - 1 + extension;
 
@@ -519,7 +521,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 fine -= PvNode * params.lmrPv;
                 fine -= (ttPv && !PvNode) * params.lmrTtPv;
                 fine -= isKiller * params.lmrKiller;
-                fine -= givesCheck * params.lmrCheck;
+                fine -= checks * params.lmrCheck;
                 fine += cutNode * params.lmrCutNode;
                 fine += !improving * params.lmrNotImproving;
                 if (params.lmrHistory) {
