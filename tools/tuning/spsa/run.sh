@@ -7,6 +7,7 @@
 #   tools/tuning/spsa/run.sh tools/tuning/spsa/search.json  # run 1, 2026-11-28, 14 constants
 #   tools/tuning/spsa/run.sh tools/tuning/spsa/lmr.json     # run 2, 2026-11-29, the LMR terms
 #   tools/tuning/spsa/run.sh tools/tuning/spsa/prune.json   # run 3, 2026-12-01, razoring, ProbCut, margins
+#   tools/tuning/spsa/run.sh tools/tuning/spsa/net.json     # run 4, 2026-12-06, 15 constants with the net
 #
 # The state file is the parameter set: its "run" section holds the parameters
 # (NAME,START,MIN,MAX,C_END,R_END), the iteration count, the game pairs per
@@ -14,10 +15,11 @@
 # when the command repeats exactly these, so they are read from it. What all
 # three runs share is fixed here: the tuning build (build-tune/chariot, built
 # with -DCHARIOT_TUNABLE=ON), 1 s + 0.02 s, concurrency 2, no book, the shared
-# openings. Options after STATE.json go to xqspsa.py and override these (for
+# openings-book.txt (984 lines; runs 1-3 were played on the 42 of openings.txt,
+# `--openings .../openings.txt` to continue one as it began). Options after STATE.json go to xqspsa.py and override these (for
 # example --concurrency 14 on a larger machine).
 #
-# xqspsa.py and openings.txt come from the shared tools folder:
+# xqspsa.py and openings-book.txt come from the shared tools folder:
 # $CHARIOT_SHARED_TOOLS, by default ../shared/tools beside the repository.
 set -eu
 if [ $# -lt 1 ] || [ ! -f "$1" ]; then
@@ -45,6 +47,6 @@ EOF
 
 # shellcheck disable=SC2086  # run_args is split on purpose
 exec python3 "$tools/xqspsa.py" --engine "$root/build-tune/chariot" \
-  --openings "$tools/openings.txt" --tc 1+0.02 --concurrency 2 \
+  --openings "$tools/openings-book.txt" --tc 1+0.02 --concurrency 2 \
   --option usebook=false \
   $run_args --state "$state" "$@"
