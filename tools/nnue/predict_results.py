@@ -25,7 +25,7 @@ as positions of the nets' own self-play are (docs/nnue.md):
     chariot tune --dump masters.tsv --dump-every 4 --skip-plies 10 masters.pgn
     predict_results.py masters.tsv nets/chariot-b5dde596b967.nnue runs/x/chariot-<hash>.nnue
     label_positions.py score --engine build/chariot --depth 1 masters.tsv chariot-d1.tsv
-    predict_results.py --by-ply masters.tsv nets/chariot-b5dde596b967.nnue chariot-d1.tsv
+    predict_results.py --by-ply --own-k masters.tsv nets/chariot-b5dde596b967.nnue chariot-d1.tsv
 """
 import argparse
 import os
@@ -162,7 +162,7 @@ def main(argv=None):
         print("predict_results: no position is scored by every score file", file=sys.stderr)
         return 2
     if not keep.all():
-        games, results, red, black, stm, bucket = games[keep], results[keep], red[keep], black[keep], stm[keep], bucket[keep]
+        games, results, red, black, stm, bucket = (a[keep] for a in (games, results, red, black, stm, bucket))
         fens = [fen for fen, k in zip(fens, keep) if k]
         print(f"{keep.sum()} of {len(keep)} positions are scored by every score file; only those count")
     plies = np.array([ply_of_fen(fen) for fen in fens])

@@ -12,12 +12,13 @@
 # The state file is the parameter set: its "run" section holds the parameters
 # (NAME,START,MIN,MAX,C_END,R_END), the iteration count, the game pairs per
 # iteration and the gains, and "seed" the seed; xqspsa.py resumes a state only
-# when the command repeats exactly these, so they are read from it. What all
-# three runs share is fixed here: the tuning build (build-tune/chariot, built
-# with -DCHARIOT_TUNABLE=ON), 1 s + 0.02 s, concurrency 2, no book, the shared
-# openings-book.txt (984 lines; runs 1-3 were played on the 42 of openings.txt,
-# `--openings .../openings.txt` to continue one as it began). Options after STATE.json go to xqspsa.py and override these (for
-# example --concurrency 14 on a larger machine).
+# when the command repeats exactly these, so they are read from it. What the
+# runs share is fixed here: the tuning build (build-tune/chariot, built with
+# -DCHARIOT_TUNABLE=ON), 1 s + 0.02 s, concurrency 2, no book, the shared
+# openings-book.txt (984 lines; runs 1-3 were played on the 42 of openings.txt:
+# `--openings .../openings.txt` continues one as it began). Options after
+# STATE.json go to xqspsa.py and override these (for example --concurrency 14
+# on a larger machine).
 #
 # xqspsa.py and openings-book.txt come from the shared tools folder:
 # $CHARIOT_SHARED_TOOLS, by default ../shared/tools beside the repository.
