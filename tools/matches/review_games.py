@@ -20,12 +20,13 @@ Example:
 """
 import argparse
 import multiprocessing
+import os
 import re
 import statistics
-import subprocess
 import sys
 
-MateScore = 3000
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from engine_client import EngineClient  # noqa: E402  (tools/engine_client.py)
 ProfilePlies = (20, 40, 60, 80, 120)
 
 
@@ -64,61 +65,9 @@ def parse_pgn(text):
     return out
 
 
-class Judge:
-    def __init__(self, path, proto, options):
-        self.proto = proto
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send(proto)
-        self.wait_for("uciok" if proto == "uci" else "ucciok")
-        for name, value in options:
-            self.send(f"setoption name {name} value {value}" if proto == "uci" else f"setoption {name} {value}")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait_for(self, token):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("judge exited")
-            if line.split()[:1] == [token]:
-                return line
-
-    def score(self, fen, moves, depth):
-        """Side-to-move score in centipawns (mates as +-MateScore); None if none came."""
-        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go depth {depth}")
-        best = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("judge exited")
-            words = line.split()
-            if words[:1] in (["bestmove"], ["nobestmove"]):
-                return best
-            if words[:1] != ["info"] or "score" not in words or "lowerbound" in words or "upperbound" in words:
-                continue
-            i = words.index("score")
-            if words[i + 1] == "cp":
-                best = int(words[i + 2])
-            elif words[i + 1] == "mate":
-                best = MateScore if int(words[i + 2]) > 0 else -MateScore
-            else:
-                best = int(words[i + 1])
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
-
-
 def review(job):
     index, tags, moves, side, args = job
-    judge = Judge(args.judge, args.proto, [o.split("=", 1) for o in args.option])
+    judge = EngineClient(args.judge, args.proto, [o.split("=", 1) for o in args.option])
     fen = tags.get("FEN", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
     first = 0 if fen.split()[1] in ("w", "r") else 1  # colour to move at ply 0: 0 red
     rows = []

@@ -9,7 +9,7 @@ Two steps:
   score   reads `chariot tune --dump` output (game<TAB>result<TAB>FEN lines),
           has one or more copies of Chariot (UCCI or UCI) search each
           position to a fixed depth, and writes game<TAB>result<TAB>score<TAB>FEN
-          with the score in centipawns from red's view (mates as +-MateScore).
+          with the score in centipawns from red's view (mates as +-3000).
           Positions are split into contiguous chunks, one per worker, so that a
           worker meets the positions of a game in order and its hash helps.
   blend   fits the scale K of 1 / (1 + 10^(-K score / 400)) to the game results,
@@ -25,11 +25,12 @@ Example:
 import argparse
 import math
 import multiprocessing
-import subprocess
+import os
 import sys
 import time
 
-MateScore = 3000
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from engine_client import EngineClient  # noqa: E402  (tools/engine_client.py)
 
 
 def sigmoid(score, k):
@@ -49,72 +50,14 @@ def fit_k(err, lo=0.05, hi=5.0):
     return (lo + hi) / 2
 
 
-class Engine:
-    def __init__(self, path, proto, options):
-        self.proto = proto
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send(proto)
-        self.wait_for("uciok" if proto == "uci" else "ucciok")
-        for name, value in options:
-            if proto == "uci":
-                self.send(f"setoption name {name} value {value}")
-            else:
-                self.send(f"setoption {name} {value}")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait_for(self, token):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.split()[:1] == [token]:
-                return line
-
-    def score(self, fen, depth):
-        """Side-to-move score of the deepest complete iteration (cp, mates as +-MateScore)."""
-        self.send(f"position fen {fen}")
-        self.send(f"go depth {depth}")
-        best = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            words = line.split()
-            if words[:1] == ["bestmove"] or words[:1] == ["nobestmove"]:
-                return best
-            if words[:1] != ["info"] or "score" not in words:
-                continue
-            if "lowerbound" in words or "upperbound" in words:
-                continue
-            i = words.index("score")
-            if words[i + 1] == "cp":
-                best = int(words[i + 2])
-            elif words[i + 1] == "mate":
-                n = int(words[i + 2])
-                best = MateScore if n > 0 else -MateScore
-            else:  # UCCI: "score N"
-                best = int(words[i + 1])
-
-    def quit(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
-
-
 def score_chunk(args):
     lines, engine, proto, options, depth, worker, out_path = args
-    e = Engine(engine, proto, options)
+    e = EngineClient(engine, proto, options)
     start = time.time()
     with open(out_path, "w") as out:
         for n, line in enumerate(lines):
             game, result, fen = line.rstrip("\n").split("\t")
-            s = e.score(fen, depth)
+            s = e.score(fen, depth=depth)
             if s is None:
                 continue
             if fen.split()[1] == "b":
@@ -123,7 +66,7 @@ def score_chunk(args):
             if worker == 0 and n % 5000 == 4999:
                 rate = (n + 1) / (time.time() - start)
                 print(f"  worker 0: {n + 1} of {len(lines)} positions, {rate:.0f}/s", flush=True)
-    e.quit()
+    e.close()
     return out_path
 
 
