@@ -413,3 +413,21 @@ TEST_CASE("datagen relabel: bad input and bad arguments", "[datagen][relabel]") 
     refused({"relabel", SampleData, text}, "not a Chariot data file");
     CHECK(fileBytes(text) == "not a data file at all, just some words");
 }
+
+TEST_CASE("datagen's rate clock leaves out the time the process stood still", "[datagen]") {
+    using namespace std::chrono;
+    using datagen::RunClock;
+    const RunClock::Clock::time_point t0{};
+    RunClock clock(t0);
+    // Ten seconds of 100 ms ticks, then a 60 s gap (the process stopped), then 5 s more.
+    auto t = t0;
+    for (int i = 0; i < 100; ++i) clock.tick(t += milliseconds(100));
+    CHECK(clock.seconds() == Approx(10.0));
+    CHECK(clock.pausedSeconds() == Approx(0.0));
+    clock.tick(t += seconds(60));
+    for (int i = 0; i < 50; ++i) clock.tick(t += milliseconds(100));
+    // The long gap counts as at most one second of running time.
+    CHECK(clock.seconds() == Approx(16.0));
+    CHECK(clock.pausedSeconds() == Approx(59.0));
+    CHECK(clock.seconds() + clock.pausedSeconds() == Approx(duration<double>(t - t0).count()));
+}

@@ -20,6 +20,8 @@
 // generator truncates such a tail when it resumes.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -112,6 +114,31 @@ private:
 
 // Decodes one payload (for the reader and the tests); nullopt if malformed.
 std::optional<Game> decodePayload(const uint8_t* data, size_t size);
+
+// The seconds of a run that its positions/s divide by: wall time less the
+// time the process stood still (stopped by SIGSTOP or Ctrl-Z, a suspended
+// machine), so that a paused generator's rate stays its working rate. The
+// progress loop calls tick() about every 100 ms; a longer gap between two
+// ticks than maxGap counts as maxGap, the rest as paused.
+class RunClock {
+public:
+    using Clock = std::chrono::steady_clock;
+    explicit RunClock(Clock::time_point start, Clock::duration maxGap = std::chrono::seconds(1))
+        : last_(start), maxGap_(maxGap) {}
+    void tick(Clock::time_point now) {
+        const Clock::duration gap = now - last_;
+        last_ = now;
+        running_ += std::min(gap, maxGap_);
+        paused_ += gap - std::min(gap, maxGap_);
+    }
+    double seconds() const { return std::chrono::duration<double>(running_).count(); }
+    double pausedSeconds() const { return std::chrono::duration<double>(paused_).count(); }
+
+private:
+    Clock::time_point last_;
+    Clock::duration maxGap_;
+    Clock::duration running_{0}, paused_{0};
+};
 
 // `chariot datagen ...`: generate, merge, check, relabel (the same games
 // with every searched position searched again). Messages go to `err`.

@@ -46,7 +46,6 @@ const char* terminationName(Termination t) {
 
 namespace {
 
-
 void put(std::vector<uint8_t>& out, uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
 }
@@ -476,6 +475,11 @@ constexpr const char* Usage =
     "                          --nodes N (default 5000), --threads N, --net FILE, --hash MB, --progress S\n"
     "                          as above; the generator's --nodes, --net and --hash give its own scores\n";
 
+// " (12 s paused)" after a progress line's seconds, where the run stood still.
+std::string pausedNote(const RunClock& clock) {
+    return clock.pausedSeconds() >= 1 ? fmt::format(" ({:.0f} s paused)", clock.pausedSeconds()) : std::string();
+}
+
 int generateData(const Settings& s, std::ostream& err) {
     StartGames starts;
     if (!s.starts.empty()) {
@@ -557,19 +561,22 @@ int generateData(const Settings& s, std::ostream& err) {
             --running;
         });
     const auto start = std::chrono::steady_clock::now();
+    RunClock clock(start);
     auto report = [&](bool final) {
         std::lock_guard lock(writeMutex);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        clock.tick(std::chrono::steady_clock::now());
+        const double seconds = clock.seconds();
         err << fmt::format(
-            "datagen: {:.0f} s, this run {} games, {} positions ({:.0f}/s, quiet {:.0f}/s); "
+            "datagen: {:.0f} s{}, this run {} games, {} positions ({:.0f}/s, quiet {:.0f}/s); "
             "file: {} games, {} positions\n",
-            seconds, session.games, session.plies, double(session.plies) / std::max(seconds, 1e-3),
+            seconds, pausedNote(clock), session.games, session.plies, double(session.plies) / std::max(seconds, 1e-3),
             double(session.quiet) / std::max(seconds, 1e-3), tally.games + session.games, tally.plies + session.plies);
         if (final) err << "datagen: this run: " << session.summary() << '\n';
     };
     auto last = start;
     while (running.load() > 0) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        clock.tick(std::chrono::steady_clock::now());
         if (s.progressSeconds > 0 &&
             std::chrono::steady_clock::now() - last >= std::chrono::seconds(s.progressSeconds)) {
             last = std::chrono::steady_clock::now();
@@ -750,18 +757,20 @@ int relabelData(const RelabelSettings& s, std::ostream& err) {
     bool inputEnd = false;
     int status = 0;
     const auto start = std::chrono::steady_clock::now();
+    RunClock clock(start);
     auto last = start;
     auto report = [&](bool final) {
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        clock.tick(std::chrono::steady_clock::now());
+        const double seconds = clock.seconds();
         const double rate = double(positions) / std::max(seconds, 1e-3);
         const uint64_t run = doneBytes - startBytes, left = inBytes > doneBytes ? inBytes - doneBytes : 0;
         const std::string eta = final ? std::string("done")
                                 : run ? fmt::format("about {:.0f} s left", seconds * double(left) / double(run))
                                       : "time left unknown";
         err << fmt::format(
-            "datagen relabel: {:.0f} s, games {} (this run {}), positions searched this run {} ({:.0f}/s), "
+            "datagen relabel: {:.0f} s{}, games {} (this run {}), positions searched this run {} ({:.0f}/s), "
             "{:.0f}% of the input; {}\n",
-            seconds, kept + written, written, positions, rate,
+            seconds, pausedNote(clock), kept + written, written, positions, rate,
             inBytes ? 100.0 * double(doneBytes) / double(inBytes) : 100.0, eta);
     };
     while (true) {
@@ -805,6 +814,7 @@ int relabelData(const RelabelSettings& s, std::ostream& err) {
         }
         lock.unlock();
         std::fflush(file);
+        clock.tick(std::chrono::steady_clock::now());
         if (s.progressSeconds > 0 &&
             std::chrono::steady_clock::now() - last >= std::chrono::seconds(s.progressSeconds)) {
             last = std::chrono::steady_clock::now();
