@@ -50,6 +50,10 @@ void addRow(int16_t* acc, const int16_t* row, int n) {
     for (int j = 0; j < n; ++j) acc[j] = int16_t(acc[j] + row[j]);
 }
 
+void subRow(int16_t* acc, const int16_t* row, int n) {
+    for (int j = 0; j < n; ++j) acc[j] = int16_t(acc[j] - row[j]);
+}
+
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
     // Each term fits int32 (255^2 * 128); the sum wraps, as the SIMD one does.
     uint32_t sum = 0;
@@ -101,6 +105,10 @@ void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* 
 
 void addRow(int16_t* acc, const int16_t* row, int n) {
     for (int j = 0; j < n; j += 16) store(acc + j, _mm256_add_epi16(load(acc + j), load(row + j)));
+}
+
+void subRow(int16_t* acc, const int16_t* row, int n) {
+    for (int j = 0; j < n; j += 16) store(acc + j, _mm256_sub_epi16(load(acc + j), load(row + j)));
 }
 
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
@@ -186,6 +194,10 @@ void addRow(int16_t* acc, const int16_t* row, int n) {
     for (int j = 0; j < n; j += 8) store(acc + j, _mm_add_epi16(load(acc + j), load(row + j)));
 }
 
+void subRow(int16_t* acc, const int16_t* row, int n) {
+    for (int j = 0; j < n; j += 8) store(acc + j, _mm_sub_epi16(load(acc + j), load(row + j)));
+}
+
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n) {
     const __m128i zero = _mm_setzero_si128(), qa = _mm_set1_epi16(QA);
     __m128i sum0 = zero, sum1 = zero;
@@ -252,6 +264,7 @@ void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* 
     scalar::update(out, in, add, sub, sub2, n);
 }
 void addRow(int16_t* acc, const int16_t* row, int n) { scalar::addRow(acc, row, n); }
+void subRow(int16_t* acc, const int16_t* row, int n) { scalar::subRow(acc, row, n); }
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n) { return scalar::screluDot(acc, w, n); }
 void screluPack(const int16_t* acc, uint8_t* x, int n) { scalar::screluPack(acc, x, n); }
 void l1Product(const uint8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int n, int outputs) {
@@ -491,9 +504,55 @@ void Evaluator::setNetwork(std::shared_ptr<const Network> net) {
     acc_ = AlignedArray<int16_t>();
     keys_.clear();
     valid_.clear();
+    cacheAcc_ = AlignedArray<int16_t>(net_ ? size_t(2 * ViewCount) * size_t(net_->hidden()) : 0);
+    for (CachedView& c : cached_) c.valid = false;
 }
 
-void Evaluator::clear() { std::fill(valid_.begin(), valid_.end(), uint8_t(0)); }
+void Evaluator::clear() {
+    std::fill(valid_.begin(), valid_.end(), uint8_t(0));
+    for (CachedView& c : cached_) c.valid = false;
+}
+
+void Evaluator::refresh(const Position& pos, Color perspective, KingView view, int16_t* out) {
+    const Network& net = *net_;
+    const int h = net.hidden();
+    const size_t slot = size_t(index(perspective) * ViewCount + view.base / FeatureCount * 2 + int(view.mirror));
+    assert(slot < cached_.size());
+    CachedView& cached = cached_[slot];
+    int16_t* acc = cacheAcc_.data() + slot * size_t(h);
+    if (!cached.valid) {
+        std::memcpy(acc, net.featureBias(), size_t(h) * sizeof(int16_t));
+        cached.board = pos.board();  // the padding as it is, every square empty
+        for (int rank = 0; rank < 10; ++rank)
+            for (int file = 0; file < 9; ++file) cached.board[size_t(index(makeSquare(file, rank)))] = Piece::Empty;
+        cached.valid = true;
+    }
+    // The rows to take out and put in; at most 32 pieces leave and 32 arrive.
+    // The boards are compared eight squares at a time (the padding never
+    // differs), and only the words that differ square by square.
+    std::array<const int16_t*, 32> adds, subs;
+    size_t nAdds = 0, nSubs = 0;
+    const Piece* now = pos.board().data();
+    Piece* was = cached.board.data();
+    constexpr size_t First = size_t(index(makeSquare(0, 0))) / 8, Last = size_t(index(makeSquare(8, 9))) / 8;
+    for (size_t word = First; word <= Last; ++word) {
+        if (std::memcmp(now + word * 8, was + word * 8, 8) == 0) continue;
+        for (size_t i = word * 8; i < word * 8 + 8; ++i) {
+            if (now[i] == was[i]) continue;
+            const Square s = static_cast<Square>(i);
+            if (was[i] != Piece::Empty) subs[nSubs++] = net.featureWeights(featureIndex(perspective, view, was[i], s));
+            if (now[i] != Piece::Empty) adds[nAdds++] = net.featureWeights(featureIndex(perspective, view, now[i], s));
+            was[i] = now[i];
+        }
+    }
+    size_t a = 0, b = 0;
+    for (; a < nAdds && b + 1 < nSubs; ++a, b += 2) kernels::update(acc, acc, adds[a], subs[b], subs[b + 1], h);
+    for (; a < nAdds && b < nSubs; ++a, ++b) kernels::update(acc, acc, adds[a], subs[b], nullptr, h);
+    for (; a < nAdds; ++a) kernels::addRow(acc, adds[a], h);
+    for (; b < nSubs; ++b) kernels::subRow(acc, subs[b], h);
+    std::memcpy(out, acc, size_t(h) * sizeof(int16_t));
+    ++stats_.cachedSums;
+}
 
 void Evaluator::reserve(int plies) {
     const size_t have = valid_.size();
@@ -557,7 +616,7 @@ Value Evaluator::evaluate(const Position& pos) {
                     for (Color p : {Color::Red, Color::Black}) {
                         const int offset = index(p) * h;
                         if (n == 0 && freshLast[index(p)]) {
-                            net.refresh(pos, p, to + offset);
+                            refresh(pos, p, net.view(p, pos.kingSquare(p)), to + offset);
                             continue;
                         }
                         const KingView v = views[index(p)];
@@ -574,8 +633,8 @@ Value Evaluator::evaluate(const Position& pos) {
             }
             ++stats_.updated;
         } else {
-            net.refresh(pos, Color::Red, acc);
-            net.refresh(pos, Color::Black, acc + h);
+            refresh(pos, Color::Red, views[index(Color::Red)], acc);
+            refresh(pos, Color::Black, views[index(Color::Black)], acc + h);
             keys_[size_t(len)] = pos.key();
             valid_[size_t(len)] = 1;
             ++stats_.refreshed;

@@ -287,6 +287,9 @@ TEST_CASE("nnue: the scalar kernels and the compiled SIMD ones agree bit for bit
             nnue::kernels::addRow(a.data(), add.data(), n);
             nnue::kernels::scalar::addRow(b.data(), add.data(), n);
             CHECK(std::memcmp(a.data(), b.data(), size_t(n) * 2) == 0);
+            nnue::kernels::subRow(a.data(), sub.data(), n);
+            nnue::kernels::scalar::subRow(b.data(), sub.data(), n);
+            CHECK(std::memcmp(a.data(), b.data(), size_t(n) * 2) == 0);
             CHECK(nnue::kernels::screluDot(in.data(), w.data(), n) ==
                   nnue::kernels::scalar::screluDot(in.data(), w.data(), n));
         }
@@ -550,6 +553,9 @@ TEST_CASE("nnue: incremental accumulators equal full refreshes along random play
     CHECK(stats.reused > 50);
     CHECK(stats.updated > 500);
     CHECK(stats.refreshed >= 36);  // at least each game's first
+    // Fresh sums start from the cached view of the last board (all but the
+    // first in each view), and still equal the full refresh above.
+    CHECK(stats.cachedSums >= 2 * stats.refreshed);
 }
 
 TEST_CASE("nnue: a king-bucketed net: buckets by the king's palace square, mirrored right of the centre", "[nnue]") {

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -193,7 +194,8 @@ std::shared_ptr<const Network> calibrationNetwork();
 // history length, each entry tagged with the key of the position it was
 // computed for. evaluate() reuses the entry of the current position, else
 // brings the nearest ancestor's forward through the moves made since (at
-// most MaxWalk plies), else sums the board afresh.
+// most MaxWalk plies), else sums the board afresh, starting from the sum it
+// last made in the same king view.
 class Evaluator {
 public:
     static constexpr int MaxWalk = 8;
@@ -203,23 +205,40 @@ public:
     const Network* network() const { return net_.get(); }
     // Requires a network. Side to move's view.
     Value evaluate(const Position& pos);
-    // How evaluate() found its accumulators (tests, tuning the walk).
+    // How evaluate() found its accumulators (tests, tuning the walk):
+    // `refreshed` counts evaluations that summed both perspectives afresh,
+    // `cachedSums` the perspectives summed from a cached view (below).
     struct Stats {
-        uint64_t reused = 0, updated = 0, refreshed = 0;
+        uint64_t reused = 0, updated = 0, refreshed = 0, cachedSums = 0;
     };
     const Stats& stats() const { return stats_; }
     // Forgets every entry.
     void clear();
 
 private:
+    static constexpr int ViewCount = 2 * KingBucketCount;  // bucket x mirrored
+    // The last board summed in a view of a perspective (its sum is in cacheAcc_).
+    struct CachedView {
+        std::array<Piece, BoardSize> board{};  // Position::board()'s layout
+        bool valid = false;
+    };
+
     int16_t* entry(int ply) { return acc_.data() + size_t(ply) * stride_; }
     void reserve(int plies);
+    // `perspective`'s accumulator summed afresh into `out`, from the cached
+    // sum of the last board seen in the same view: only the squares whose
+    // piece differs are subtracted and added ("Finny tables"), a few rows
+    // instead of one per piece. The int16 sums wrap, so the order of the
+    // rows does not change a bit of the result.
+    void refresh(const Position& pos, Color perspective, KingView view, int16_t* out);
 
     std::shared_ptr<const Network> net_;
     size_t stride_ = 0;  // int16 per entry: both perspectives
     AlignedArray<int16_t> acc_;
     std::vector<uint64_t> keys_;
     std::vector<uint8_t> valid_;
+    AlignedArray<int16_t> cacheAcc_;  // [perspective * ViewCount + view] x hidden
+    std::array<CachedView, 2 * ViewCount> cached_{};
     Stats stats_;
 };
 
@@ -231,6 +250,7 @@ namespace kernels {
 // out = in + add - sub (- sub2 unless null)
 void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n);
 void addRow(int16_t* acc, const int16_t* row, int n);
+void subRow(int16_t* acc, const int16_t* row, int n);
 // sum_j clamp(acc[j], 0, 255)^2 * w[j], wrapping int32
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n);
 // The format 3 head's input: x[j] = clamp(acc[j], 0, 255)^2 >> 9 (0..127).
@@ -245,6 +265,7 @@ const char* name();  // "avx2", "sse2" or "scalar"
 namespace scalar {
 void update(int16_t* out, const int16_t* in, const int16_t* add, const int16_t* sub, const int16_t* sub2, int n);
 void addRow(int16_t* acc, const int16_t* row, int n);
+void subRow(int16_t* acc, const int16_t* row, int n);
 int32_t screluDot(const int16_t* acc, const int16_t* w, int n);
 void screluPack(const int16_t* acc, uint8_t* x, int n);
 void l1Product(const uint8_t* x, const int8_t* w, const int32_t* bias, int32_t* y, int n, int outputs);

@@ -34,6 +34,8 @@ public:
 
     // --- board queries ---------------------------------------------------
     Piece pieceOn(Square s) const { return board_[index(s)]; }
+    // The whole padded board, by index(square) (OffBoard around the 90 squares).
+    const std::array<Piece, BoardSize>& board() const { return board_; }
     bool isEmpty(Square s) const { return board_[index(s)] == Piece::Empty; }
     Color sideToMove() const { return side_; }
     Square kingSquare(Color c) const { return lists_[pieceIndex(c, PieceType::King)][0]; }
