@@ -30,13 +30,15 @@ START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 ROOKS_UP = "1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 MATE_IN_ONE = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"  # e1d1 mates
 NO_MOVE = "3k5/4R4/4R4/9/9/9/9/9/9/5K3 b - - 0 1"  # black, to move, has no legal move
-OPTIONS = [("Hash", "16")]
+# A book move comes with no score: the book is off wherever a score is wanted.
+BOOK_OFF = {"ucci": [("usebook", "false")], "uci": [("OwnBook", "false")]}
+OPTIONS = BOOK_OFF["ucci"]
 
 
 class EngineClientTest(unittest.TestCase):
     def test_both_protocols(self):
         for proto in ("ucci", "uci"):
-            with EngineClient(ENGINE, proto, OPTIONS) as engine:
+            with EngineClient(ENGINE, proto, BOOK_OFF[proto]) as engine:
                 start, rooks_up = (engine.score(fen, depth=5) for fen in (START, ROOKS_UP))
             self.assertLess(abs(start), 100, proto)
             self.assertGreater(rooks_up, 300, proto)
@@ -54,7 +56,7 @@ class EngineClientTest(unittest.TestCase):
 
     def test_mates_on_one_scale(self):
         for proto in ("ucci", "uci"):
-            with EngineClient(ENGINE, proto, OPTIONS) as engine:
+            with EngineClient(ENGINE, proto, BOOK_OFF[proto]) as engine:
                 self.assertEqual(engine.score(MATE_IN_ONE, depth=4), MATE_SCORE, proto)
                 self.assertIsNone(engine.score(NO_MOVE, depth=4), proto)
 
@@ -86,7 +88,8 @@ class ToolsTest(unittest.TestCase):
                 f.write(f"1\t0.5\t{START}\n")
             scored, labels = os.path.join(tmp, "scored.tsv"), os.path.join(tmp, "labels.tsv")
             tool = os.path.join(HERE, "tuning", "label_positions.py")
-            self.run_tool(tool, "score", "--engine", ENGINE, "--depth", "3", "--jobs", "2", dump, scored)
+            self.run_tool(tool, "score", "--engine", ENGINE, "--option", "usebook=false", "--depth", "3", "--jobs", "2",
+                          dump, scored)
             with open(scored) as f:
                 rows = [line.rstrip("\n").split("\t") for line in f]
             self.assertEqual([r[3] for r in rows], [ROOKS_UP, ROOKS_UP.replace(" w ", " b "), START])
@@ -101,7 +104,7 @@ class ToolsTest(unittest.TestCase):
 
     def test_review_games(self):
         pgn = os.path.join(HERE, "..", "tests", "data", "tune_games.pgn")
-        out = self.run_tool(os.path.join(HERE, "matches", "review_games.py"), "--judge", ENGINE, "--proto", "ucci",
+        out = self.run_tool(os.path.join(HERE, "matches", "review_games.py"), "--judge", ENGINE, "--proto", "ucci", "--option", "usebook=false",
                             "--depth", "2", "--player", "nmp", "--all", "--jobs", "2", pgn)
         self.assertIn("games reviewed: 4;", out)
         self.assertRegex(out, r"ply +20: +[+-]\d+\.\d over 4 games")

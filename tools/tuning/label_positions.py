@@ -10,6 +10,7 @@ Two steps:
           has one or more copies of Chariot (UCCI or UCI) search each
           position to a fixed depth, and writes game<TAB>result<TAB>score<TAB>FEN
           with the score in centipawns from red's view (mates as +-3000).
+          A book move comes with no score: turn the engine's book off.
           Positions are split into contiguous chunks, one per worker, so that a
           worker meets the positions of a game in order and its hash helps.
   blend   fits the scale K of 1 / (1 + 10^(-K score / 400)) to the game results,
@@ -18,7 +19,8 @@ Two steps:
 
 Example:
   chariot tune --dump pos.tsv --dump-every 8 games/*.pgn
-  label_positions.py score --engine build/chariot --proto ucci --depth 10 --jobs 2 pos.tsv scored.tsv
+  label_positions.py score --engine build/chariot --proto ucci --option usebook=false \\
+      --depth 10 --jobs 2 pos.tsv scored.tsv
   label_positions.py blend --weight 0.5 scored.tsv labels.tsv
   chariot tune --labels labels.tsv --out eval_weights.h
 """
