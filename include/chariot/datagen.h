@@ -126,10 +126,10 @@ public:
     explicit RunClock(Clock::time_point start, Clock::duration maxGap = std::chrono::seconds(1))
         : last_(start), maxGap_(maxGap) {}
     void tick(Clock::time_point now) {
-        const Clock::duration gap = now - last_;
+        const Clock::duration gap = now - last_, counted = std::min(gap, maxGap_);
         last_ = now;
-        running_ += std::min(gap, maxGap_);
-        paused_ += gap - std::min(gap, maxGap_);
+        running_ += counted;
+        paused_ += gap - counted;
     }
     double seconds() const { return std::chrono::duration<double>(running_).count(); }
     double pausedSeconds() const { return std::chrono::duration<double>(paused_).count(); }

@@ -23,8 +23,8 @@
 // (tools/nnue/netfile.py documents the layout and the scales).
 #pragma once
 
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
