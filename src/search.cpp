@@ -369,14 +369,17 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             staticEval - params.reverseFutilityMargin * depth >= beta && !isDecisive(beta))
             return staticEval;
 
-        // Step 6. Null move: R = 2, 3 from depth 7 (the default params); never
-        // twice in a row, not with too little material (zugzwang), verified
-        // at high depth; only at expected cut nodes (at an expected all node
-        // the null move's reply is mostly wasted work, as Stockfish found).
+        // Step 6. Null move: R grows with the depth and with how far the
+        // static eval stands above beta (the further above, the surer the
+        // cutoff); never twice in a row, not with too little material
+        // (zugzwang), verified at high depth; only at expected cut nodes (at
+        // an expected all node the null move's reply is mostly wasted work,
+        // as Stockfish found).
         if (cutNode && depth >= 2 && staticEval >= beta && !frames_[ply - 1].nullMove && !excluded &&
             (ply >= nullMoveMinPly_ || pos_.sideToMove() != nullMoveColor_) && nullMoveSafe(pos_) &&
             !isDecisive(beta)) {
-            const int R = params.nullMoveBase + (depth >= params.nullMoveDeepDepth);
+            const int R = params.nullMoveBase + depth / params.nullMoveDepthDivisor +
+                          std::min((staticEval - beta) / params.nullMoveEvalDivisor, params.nullMoveEvalMax);
             frames_[ply].nullMove = true;
             frames_[ply].move = Move::null();
             frames_[ply].contSlot = -1;

@@ -12,8 +12,10 @@ struct SearchParams {
     int aspirationDelta = 31;        // first half-width of the root window
     int reverseFutilityMargin = 99;  // per ply of depth
     int reverseFutilityDepth = 8;    // at most this depth
-    int nullMoveBase = 2;            // null-move reduction R...
-    int nullMoveDeepDepth = 7;       // ...plus one from this depth on
+    int nullMoveBase = 3;            // null-move reduction R = base...
+    int nullMoveDepthDivisor = 3;    // ...+ depth / divisor...
+    int nullMoveEvalDivisor = 200;   // ...+ min((eval - beta) / divisor, nullMoveEvalMax)
+    int nullMoveEvalMax = 3;
     int nullMoveVerifyDepth = 14;    // a null-move cutoff is verified from this depth on
     int deltaMargin = 185;           // quiescence delta pruning
     int lmpMaxDepth = 8;             // late-move (move-count) pruning up to this depth,
@@ -62,7 +64,9 @@ inline constexpr SearchParamInfo SearchParamTable[] = {
     {"ReverseFutilityMargin", &SearchParams::reverseFutilityMargin, 0, 400},
     {"ReverseFutilityDepth", &SearchParams::reverseFutilityDepth, 0, 16},
     {"NullMoveBase", &SearchParams::nullMoveBase, 1, 6},
-    {"NullMoveDeepDepth", &SearchParams::nullMoveDeepDepth, 2, 30},
+    {"NullMoveDepthDivisor", &SearchParams::nullMoveDepthDivisor, 1, 30},
+    {"NullMoveEvalDivisor", &SearchParams::nullMoveEvalDivisor, 20, 2000},
+    {"NullMoveEvalMax", &SearchParams::nullMoveEvalMax, 0, 8},
     {"NullMoveVerifyDepth", &SearchParams::nullMoveVerifyDepth, 2, 40},
     {"DeltaMargin", &SearchParams::deltaMargin, 0, 1000},
     {"LmpMaxDepth", &SearchParams::lmpMaxDepth, 0, 20},
