@@ -15,7 +15,7 @@ struct SearchParams {
     int nullMoveBase = 3;            // null-move reduction R = base...
     int nullMoveDepthDivisor = 3;    // ...+ depth / divisor...
     int nullMoveEvalDivisor = 200;   // ...+ min((eval - beta) / divisor, nullMoveEvalMax)
-    int nullMoveEvalMax = 3;
+    int nullMoveEvalMax = 3;         // (the margin adds at most this)
     int nullMoveVerifyDepth = 14;    // a null-move cutoff is verified from this depth on
     int deltaMargin = 185;           // quiescence delta pruning
     int lmpMaxDepth = 8;             // late-move (move-count) pruning up to this depth,
