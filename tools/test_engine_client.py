@@ -32,7 +32,6 @@ MATE_IN_ONE = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"  # e1d1 mates
 NO_MOVE = "3k5/4R4/4R4/9/9/9/9/9/9/5K3 b - - 0 1"  # black, to move, has no legal move
 # A book move comes with no score: the book is off wherever a score is wanted.
 BOOK_OFF = {"ucci": [("usebook", "false")], "uci": [("OwnBook", "false")]}
-OPTIONS = BOOK_OFF["ucci"]
 
 
 class EngineClientTest(unittest.TestCase):
@@ -44,13 +43,13 @@ class EngineClientTest(unittest.TestCase):
             self.assertGreater(rooks_up, 300, proto)
 
     def test_moves_and_side_to_move(self):
-        with EngineClient(ENGINE, "ucci", OPTIONS) as engine:
+        with EngineClient(ENGINE, "ucci", BOOK_OFF["ucci"]) as engine:
             # After red's first move black is to move, two rooks down.
             self.assertLess(engine.score(ROOKS_UP, ["h2e2"], depth=4), -300)
         # The same position by moves and by FEN, each in a fresh engine (an empty hash).
-        with EngineClient(ENGINE, "ucci", OPTIONS) as engine:
+        with EngineClient(ENGINE, "ucci", BOOK_OFF["ucci"]) as engine:
             by_moves = engine.score(START, ["h2e2", "h9g7"], depth=6)
-        with EngineClient(ENGINE, "ucci", OPTIONS) as engine:
+        with EngineClient(ENGINE, "ucci", BOOK_OFF["ucci"]) as engine:
             by_fen = engine.score("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2", depth=6)
         self.assertEqual(by_moves, by_fen)
 
@@ -104,8 +103,8 @@ class ToolsTest(unittest.TestCase):
 
     def test_review_games(self):
         pgn = os.path.join(HERE, "..", "tests", "data", "tune_games.pgn")
-        out = self.run_tool(os.path.join(HERE, "matches", "review_games.py"), "--judge", ENGINE, "--proto", "ucci", "--option", "usebook=false",
-                            "--depth", "2", "--player", "nmp", "--all", "--jobs", "2", pgn)
+        out = self.run_tool(os.path.join(HERE, "matches", "review_games.py"), "--judge", ENGINE, "--proto", "ucci",
+                            "--option", "usebook=false", "--depth", "2", "--player", "nmp", "--all", "--jobs", "2", pgn)
         self.assertIn("games reviewed: 4;", out)
         self.assertRegex(out, r"ply +20: +[+-]\d+\.\d over 4 games")
 
