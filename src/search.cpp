@@ -353,6 +353,9 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     frames_[ply].staticEval = staticEval;
     const Pruning pruning = options_.pruning;
     const SearchParams& params = options_.params;
+    // Whether the static eval rose since this side's last move: reverse
+    // futility cuts a ply sooner, and move-count pruning waits longer.
+    const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
 
     if (!PvNode && !inCheck && pruning >= Pruning::Small) {
         // Step 5a. Razoring: far below alpha at low depth, only a capture
@@ -366,7 +369,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
         // Step 5b. Reverse futility: far above beta at low depth.
         if (pruning >= Pruning::Large && !ttPv && depth <= params.reverseFutilityDepth &&
-            staticEval - params.reverseFutilityMargin * depth >= beta && !isDecisive(beta))
+            staticEval - params.reverseFutilityMargin * (depth - improving) >= beta && !isDecisive(beta))
             return staticEval;
 
         // Step 6. Null move: R grows with the depth and with how far the
@@ -445,7 +448,6 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     int moveCount = 0;
     killers_[ply + 1][0] = killers_[ply + 1][1] = Move::none();
 
-    const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
     // Whether this node may use the shallow pruning of step 8a. PV nodes prune
     // too, but only in deep iterations: in a shallow search the PV's leaves
     // decide the root's score, and pruned defences there made `analyze
