@@ -354,7 +354,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     const Pruning pruning = options_.pruning;
     const SearchParams& params = options_.params;
     // Whether the static eval rose since this side's last move: reverse
-    // futility cuts a ply sooner, and move-count pruning waits longer.
+    // futility cuts a ply sooner, move-count pruning waits longer, and
+    // late-move reductions may differ (lmrNotImproving).
     const bool improving = ply >= 2 && !inCheck && staticEval > frames_[ply - 2].staticEval;
 
     if (!PvNode && !inCheck && pruning >= Pruning::Small) {
