@@ -3,7 +3,7 @@
 // counts). Do not edit by hand: rerun the script.
 //
 // The Elo of each calibrated skill level on the project's scale (ElephantEye
-// 3.31 without book = 2000) at 1+0.02, 2800 games, 2026-12-03. UCI_Elo maps
+// 3.31 without book = 2000) at 1+0.02, 2800 games, 2026-12-07. UCI_Elo maps
 // through these points (src/skill.cpp), linearly between them; the last is
 // full strength, the top of UCI_Elo's range.
 #pragma once
@@ -22,17 +22,17 @@ struct MeasuredLevel {
 
 inline constexpr const char* Control = "1+0.02";
 inline constexpr std::array<MeasuredLevel, 11> Levels = {{
-    {0, -46, -282, 191, 100},
-    {2, 255, 36, 474, 150},
-    {4, 486, 282, 689, 150},
-    {6, 860, 714, 1006, 150},
-    {8, 1151, 1035, 1268, 200},
-    {10, 1527, 1468, 1587, 600},
-    {12, 1796, 1749, 1843, 600},
-    {14, 2068, 2018, 2117, 300},
-    {16, 2228, 2176, 2280, 300},
-    {18, 2272, 2220, 2325, 400},
-    {20, 2538, 2435, 2641, 100},
+    {0, 162, -59, 383, 100},
+    {2, 397, 187, 607, 150},
+    {4, 519, 321, 716, 150},
+    {6, 912, 781, 1043, 150},
+    {8, 1076, 968, 1185, 200},
+    {10, 1420, 1356, 1483, 600},
+    {12, 1675, 1623, 1727, 600},
+    {14, 1951, 1900, 2002, 300},
+    {16, 2220, 2168, 2273, 300},
+    {18, 2242, 2192, 2293, 400},
+    {20, 2920, 2672, 3168, 100},
 }};
 
 }  // namespace chariot::skill::calibration

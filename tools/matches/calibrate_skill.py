@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is tools/matches/)
 DEFAULT_PLAN = ROOT / "data" / "skill_plan.txt"
 DEFAULT_XQMATCH = ROOT.parent / "shared" / "tools" / "xqmatch.py"
-DEFAULT_OPENINGS = ROOT.parent / "shared" / "tools" / "openings.txt"
+DEFAULT_OPENINGS = ROOT.parent / "shared" / "tools" / "openings-book.txt"
 DEFAULT_ELEEYE = ROOT.parent / "engines" / "eleeye" / "eleeye"
 DEPTH_LIMIT = Path(__file__).resolve().parent / "depth_limit.py"
 HEADER = ROOT / "include" / "chariot" / "skill_elo_table.h"
@@ -380,7 +380,9 @@ def main() -> int:
     limit.add_argument("--tc", help="clock BASE+INC in seconds (default 1+0.02)")
     limit.add_argument("--movetime", help="ms per move")
     parser.add_argument("--concurrency", type=int, default=1, help="xqmatch --concurrency (default 1)")
-    parser.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS if DEFAULT_OPENINGS.exists() else None)
+    parser.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS if DEFAULT_OPENINGS.exists() else None,
+                        help="opening lines (default the match runner's openings-book.txt, 984 lines: each\n"
+                        "pairing's round plays 100 of its own; the checks use line 501 on)")
     parser.add_argument("--openings-offset", type=int, default=0,
                         help="skip this many openings (a pairing's n-th round skips 100 more each)")
     parser.add_argument("--xqmatch", type=Path, default=DEFAULT_XQMATCH)
