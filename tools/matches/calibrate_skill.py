@@ -367,7 +367,15 @@ def write_readme(points: list[tuple[int, int, int, int, int]]) -> None:
         raise SystemExit(f"{README}: the markers '{README_BEGIN}' and '{README_END}' are missing")
     head, rest = text.split(README_BEGIN, 1)
     _, tail = rest.split(README_END, 1)
-    README.write_text(head + README_BEGIN + "\n" + "\n".join(readme_table(points)) + "\n" + README_END + tail)
+    text = head + README_BEGIN + "\n" + "\n".join(readme_table(points)) + "\n" + README_END + tail
+    # The option table's `elo` row names the range the table spans (a test
+    # checks that the option table is the engine's registry).
+    low, high = points[0][1], points[-1][1]
+    text, rows = re.subn(r"^(\| `elo` \| `UCI_Elo` \| spin \| )`[^`]*` \| [^|]* \|",
+                         lambda m: f"{m.group(1)}`{low}` | {low}–{high} |", text, flags=re.M)
+    if rows != 1:
+        raise SystemExit(f"{README}: the option table's `elo` row was not found")
+    README.write_text(text)
 
 
 def main() -> int:
