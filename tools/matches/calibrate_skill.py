@@ -389,8 +389,8 @@ def main() -> int:
     limit.add_argument("--movetime", help="ms per move")
     parser.add_argument("--concurrency", type=int, default=1, help="xqmatch --concurrency (default 1)")
     parser.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS if DEFAULT_OPENINGS.exists() else None,
-                        help="opening lines (default the match runner's openings-book.txt, 984 lines: each\n"
-                        "pairing's round plays 100 of its own; the checks use line 501 on)")
+                        help="opening lines (default the match runner's openings-book.txt, 984 lines; a\n"
+                        "pairing's later rounds start 100 lines further on each; the checks use line 501 on)")
     parser.add_argument("--openings-offset", type=int, default=0,
                         help="skip this many openings (a pairing's n-th round skips 100 more each)")
     parser.add_argument("--xqmatch", type=Path, default=DEFAULT_XQMATCH)
