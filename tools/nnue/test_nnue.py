@@ -11,6 +11,7 @@ internal units.
 import contextlib
 import io
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -576,6 +577,19 @@ class TrainedNetTest(unittest.TestCase):
                          __import__("re").search(pattern, again).group(1))
         with self.assertRaises(SystemExit):
             quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "0"])
+
+    def test_every_kth_position(self):
+        # --every K keeps every K-th quiet position in file order: 1/K of the sample, rounded up.
+        counts = []
+        for every in (1, 2, 3):
+            d = os.path.join(self.tmp, f"every{every}")
+            rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "0", "--init", self.net_path,
+                                                          "--every", str(every)])
+            self.assertEqual(rc, 0, log)
+            counts.append(int(re.search(r"^data: (\d+) quiet positions \(", log, re.M).group(1)))
+        self.assertEqual(counts, [SAMPLE_QUIET, (SAMPLE_QUIET + 1) // 2, (SAMPLE_QUIET + 2) // 3])
+        with self.assertRaises(SystemExit):
+            quiet(self.train.main, self.args + ["--out-dir", os.path.join(self.tmp, "every0"), "--every", "0"])
 
     def test_unknown_device_refused(self):
         rc, log = quiet(self.train.main, self.args + ["--out-dir", os.path.join(self.tmp, "dev"), "--epochs", "1",

@@ -63,6 +63,9 @@ def parse_args(argv):
                     help="start from this net file's weights (a .nnue, e.g. the default net) instead of random "
                          "ones; its hidden size is used")
     ap.add_argument("--max-positions", type=int, default=None, help="use only the first N quiet positions")
+    ap.add_argument("--every", type=int, default=1, metavar="K",
+                    help="use every K-th quiet position in file order (after --max-positions): each game keeps "
+                         "about 1/K of its positions, to measure what a game's further positions add")
     ap.add_argument("--export-every", type=int, default=0, help="also export the net every N epochs")
     ap.add_argument("--cache", default=None, help="cache directory for converted data (default OUT_DIR/cache)")
     ap.add_argument("--no-mirror", action="store_true", help="no left-right mirror augmentation")
@@ -96,6 +99,8 @@ def parse_args(argv):
         ap.error("--val-fraction must be within [0, 1)")
     if args.epochs < 0 or args.batch < 1:
         ap.error("--epochs must be non-negative and --batch positive")
+    if args.every < 1:
+        ap.error("--every must be at least 1")
     if args.epochs == 0 and not args.init:
         ap.error("--epochs 0 (only measure a net's validation loss) needs --init NET")
     if args.head is not None:
@@ -216,6 +221,8 @@ def main(argv=None):
 
     t0 = time.monotonic()
     dataset, infos = D.load_dataset(args.data, cache, args.max_positions, log=log)
+    if args.every > 1:
+        dataset = dataset.subset(slice(None, None, args.every))
     if len(dataset) == 0:
         log("error: no quiet positions in the data")
         return 1
@@ -299,6 +306,7 @@ def main(argv=None):
         "data": [{k_: info[k_] for k_ in ("path", "sha256", "sha256_of", "good_bytes", "games", "quiet_positions",
                                            "positions_used", "damage")} for info in infos],
         "positions": {"total": len(dataset), "train": len(train), "validation": len(val)},
+        "every": args.every,
         "K": k,
         "K_fitted": args.k is None,
         "lambda": args.lam,
