@@ -2,6 +2,7 @@
 // The reachable positions are worked out here by replaying the PGN files
 // move by move, independently of the generator's own reading of them.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -430,4 +431,70 @@ TEST_CASE("datagen's rate clock leaves out the time the process stood still", "[
     CHECK(clock.seconds() == Approx(16.0));
     CHECK(clock.pausedSeconds() == Approx(59.0));
     CHECK(clock.seconds() + clock.pausedSeconds() == Approx(duration<double>(t - t0).count()));
+}
+
+// datagen --win-score
+
+namespace {
+
+// Red's view of each searched ply's score (the file keeps the side to move's),
+// 0 for opening plies.
+std::vector<int> redScores(const datagen::Game& g) {
+    Position pos = test::fromFen(g.startFen);
+    std::vector<int> out;
+    for (const datagen::Ply& p : g.plies) {
+        const bool searched = !(p.flags & datagen::PlyFlag::Opening);
+        out.push_back(!searched ? 0 : pos.sideToMove() == Color::Red ? p.score : -p.score);
+        pos.makeMove(p.move);
+    }
+    return out;
+}
+
+// The ply after which a run of 8 searched plies beyond +-threshold for one
+// side first ends, or -1.
+int firstWinRun(const std::vector<int>& red, int threshold) {
+    int run = 0, sign = 0;
+    for (size_t i = 0; i < red.size(); ++i) {
+        const int s = red[i] >= threshold ? 1 : red[i] <= -threshold ? -1 : 0;
+        run = s != 0 && s == sign ? run + 1 : s != 0 ? 1 : 0;
+        sign = s;
+        if (run >= 8) return int(i);
+    }
+    return -1;
+}
+
+}  // namespace
+
+TEST_CASE("datagen --win-score: a win is adjudicated at the first 8 plies beyond the score", "[datagen]") {
+    test::TempDir dir;
+    const std::string out = dir.file("win400.data");
+    const Run run = runDatagen({"--book", "none", "--games", "12", "--nodes", "300", "--win-score", "400", "--seed",
+                                "5", "--progress", "0", out});
+    INFO(run.messages);
+    REQUIRE(run.status == 0);
+    int adjudicated = 0;
+    for (const datagen::Game& g : readGames(out)) {
+        INFO("game " << g.index);
+        const std::vector<int> red = redScores(g);
+        const int end = firstWinRun(red, 400);
+        if (g.termination == datagen::Termination::AdjudicatedWin) {
+            // It ends right after the first such run, won by the side the scores favour.
+            ++adjudicated;
+            REQUIRE(end == int(red.size()) - 1);
+            CHECK(g.result == (red.back() > 0 ? datagen::Result::RedWin : datagen::Result::BlackWin));
+        } else {
+            CHECK(end == -1);  // no run went unjudged
+        }
+    }
+    // Random openings at 300 nodes: most games are decided early at this score.
+    CHECK(adjudicated >= 3);
+
+    // Out of range or not a number: refused before anything is written.
+    for (const char* bad : {"299", "30001", "many"}) {
+        const std::string refused = dir.file(std::string("bad-") + bad + ".data");
+        const Run r = runDatagen({"--book", "none", "--games", "1", "--win-score", bad, refused});
+        CHECK(r.status != 0);
+        CHECK(r.messages.find("--win-score needs a number from 300 to 30000") != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(refused));
+    }
 }

@@ -186,6 +186,7 @@ struct Settings {
     Value openingLimit = 400;          // an opening whose quick search scores beyond this is drawn again
     int maxPlies = 400;
     int hashMB = 16;
+    Value winScore = 2500;            // a win is adjudicated after 8 searched plies beyond this score
     bool randomGiven = false;         // --random-plies given (else the default of the opening kind)
     std::string book;                 // default: the engine's
     std::vector<std::string> starts;  // master games' PGN files: start from their positions instead of the book
@@ -196,8 +197,7 @@ struct Settings {
 };
 
 constexpr int RuleNoCapturePlies = 120;
-constexpr Value AdjudicateWinScore = 2500;  // two and a half rooks, or a mate
-constexpr int AdjudicateWinPlies = 8;
+constexpr int AdjudicateWinPlies = 8;  // beyond Settings::winScore (by default two and a half rooks, or a mate)
 constexpr int AdjudicateDrawFromPly = 160;
 constexpr Value AdjudicateDrawScore = 15;
 constexpr int AdjudicateDrawPlies = 24;
@@ -406,7 +406,7 @@ public:
 
             // Adjudication on both sides' consecutive scores (red's view).
             const Value red = us == Color::Red ? r.score : -r.score;
-            if (std::abs(red) >= AdjudicateWinScore) {
+            if (std::abs(red) >= settings_.winScore) {
                 const Color side = red > 0 ? Color::Red : Color::Black;
                 winRun = winRun > 0 && side == winner ? winRun + 1 : 1;
                 winner = side;
@@ -463,6 +463,8 @@ constexpr const char* Usage =
     "         --start-plies A-B  the position after A to B plies of a game drawn at random, clipped to\n"
     "                          its length (default 8-80)\n"
     "         --max-plies N    a game longer than N plies is a draw (default 400)\n"
+    "         --win-score N    a win is adjudicated once both sides' searches have scored beyond N for\n"
+    "                          8 plies in a row (default 2500: two and a half rooks)\n"
     "         --hash MB        hash table per game thread (default 16)\n"
     "         --net FILE       evaluate with this NNUE net ('embedded': the built-in one; default: the\n"
     "                          handcrafted evaluation)\n"
@@ -996,6 +998,8 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
             ok = number(s.bookPlies, 0, 100);
         else if (a == "--max-plies")
             ok = number(s.maxPlies, 10, 2000);
+        else if (a == "--win-score")
+            ok = number(s.winScore, 300, 30000);
         else if (a == "--hash")
             ok = number(s.hashMB, 1, 4096);
         else if (a == "--progress")
