@@ -398,7 +398,7 @@ class TrainedNetTest(unittest.TestCase):
 
     def test_training_logged_and_improved(self):
         self.assertRegex(self.log, r"K = [0-9.]+ \(fitted")
-        losses = [float(x) for x in __import__("re").findall(r"train loss ([0-9.]+)", self.log)]
+        losses = [float(x) for x in re.findall(r"train loss ([0-9.]+)", self.log)]
         self.assertEqual(len(losses), 3)
         self.assertLess(losses[-1], losses[0])
 
@@ -533,12 +533,12 @@ class TrainedNetTest(unittest.TestCase):
         net, ckpt = M.load_checkpoint(os.path.join(d, "checkpoints", "epoch-0001.pt"))
         self.assertEqual(net.hidden, 64)
         self.assertEqual(ckpt["provenance"]["init"]["path"], os.path.abspath(self.net_path))
-        start = float(__import__("re").search(r"the --init net's validation loss: ([0-9.]+)", log).group(1))
+        start = float(re.search(r"the --init net's validation loss: ([0-9.]+)", log).group(1))
         self.assertAlmostEqual(start, ckpt["provenance"]["init"]["val_loss"], places=6)
         # One more epoch from the trained net starts where it ended: the loss is already low, not
         # the random start's (the first epoch of the run from scratch).
-        first = [float(x) for x in __import__("re").findall(r"train loss ([0-9.]+)", self.log)][0]
-        again = float(__import__("re").search(r"train loss ([0-9.]+)", log).group(1))
+        first = [float(x) for x in re.findall(r"train loss ([0-9.]+)", self.log)][0]
+        again = float(re.search(r"train loss ([0-9.]+)", log).group(1))
         self.assertLess(again, first)
         rc, log = quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "1", "--init",
                                                       os.path.join(self.tmp, "missing.nnue")])
@@ -573,8 +573,8 @@ class TrainedNetTest(unittest.TestCase):
                                                         "--epochs", "1", "--init", self.net_path])
         self.assertEqual(rc, 0, again)
         pattern = r"the --init net's validation loss: ([0-9.]+)"
-        self.assertEqual(__import__("re").search(pattern, log).group(1),
-                         __import__("re").search(pattern, again).group(1))
+        self.assertEqual(re.search(pattern, log).group(1),
+                         re.search(pattern, again).group(1))
         with self.assertRaises(SystemExit):
             quiet(self.train.main, self.args + ["--out-dir", d, "--epochs", "0"])
 
@@ -899,7 +899,7 @@ class KingBucketTest(unittest.TestCase):
             script += [f"position fen {fen}", "eval"]
         run = subprocess.run([engine], input="\n".join(script + ["quit"]) + "\n", capture_output=True, text=True,
                              timeout=120)
-        got = [int(x) for x in __import__("re").findall(r"NNUE \S+: (-?[0-9]+) \(side to move", run.stdout)]
+        got = [int(x) for x in re.findall(r"NNUE \S+: (-?[0-9]+) \(side to move", run.stdout)]
         self.assertEqual(got, [int(v) for v, _ in lines], run.stdout[-2000:])
 
 
@@ -1160,7 +1160,7 @@ class HeadTrainingTest(unittest.TestCase):
         run = subprocess.run([engine], input="\n".join(script + ["quit"]) + "\n", capture_output=True, text=True,
                              timeout=120)
         self.assertIn("head 16", run.stdout)
-        got = [int(x) for x in __import__("re").findall(r"NNUE \S+: (-?[0-9]+) \(side to move", run.stdout)]
+        got = [int(x) for x in re.findall(r"NNUE \S+: (-?[0-9]+) \(side to move", run.stdout)]
         self.assertEqual(got, [int(v) for v, _ in lines], run.stdout[-2000:])
 
 
