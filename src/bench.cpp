@@ -122,7 +122,13 @@ std::optional<std::string> parseBenchArgs(const std::vector<std::string>& words,
         c.eval = last == "nnue" ? BenchEval::Nnue : BenchEval::Handcrafted;
         args.pop_back();
     }
-    auto number = [&](size_t i, int64_t hi) { return i < args.size() ? parseInteger(args[i], 1, hi) : std::nullopt; };
+    // Strict, unlike a GUI's option values: a typed 0 or 100 is refused
+    // with the range, not quietly run as 1 or 64.
+    auto number = [&](size_t i, int64_t hi) -> std::optional<int64_t> {
+        int64_t value = 0;
+        if (i < args.size() && parseNumber(args[i], value, int64_t(1), hi)) return value;
+        return std::nullopt;
+    };
     if (args.size() > 3) return std::string("bench: at most three numbers: [depth] [hashMB] [threads] [nnue|hce]");
     if (args.size() > 0) {
         auto n = number(0, maxDepth);

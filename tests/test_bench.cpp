@@ -48,3 +48,29 @@ TEST_CASE("a reused bench engine gives a fresh engine's node counts", "[bench]")
     CHECK(second.perPosition == fresh.perPosition);
     CHECK(engine.hashMB() == config.hashMB);
 }
+
+TEST_CASE("bench arguments out of range are refused, not clamped", "[bench]") {
+    const BenchConfig defaults;
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"0"}, {"-3"}, {"65"}, {"1.5"}, {"5", "0"}, {"5", "65537"}, {"5", "16", "0"}, {"5", "16", "257"}}) {
+        BenchConfig config;
+        INFO("bench " << args[0] << (args.size() > 1 ? " " + args[1] : "") << (args.size() > 2 ? " " + args[2] : ""));
+        const auto error = parseBenchArgs(args, WorkCaps{}, config);
+        REQUIRE(error);
+        CHECK(error->find("bench:") == 0);
+        CHECK(config.depth == defaults.depth);  // the configuration is left as it was
+        CHECK(config.hashMB == defaults.hashMB);
+        CHECK(config.threads == defaults.threads);
+    }
+    BenchConfig config;
+    REQUIRE_FALSE(parseBenchArgs({"64", "65536", "256"}, WorkCaps{}, config));
+    CHECK(config.depth == 64);
+    CHECK(config.hashMB == 65536);
+    CHECK(config.threads == 256);
+    // A build's caps lower the range (the WebAssembly build's), and say so.
+    WorkCaps caps;
+    caps.depth = 20;
+    const auto error = parseBenchArgs({"21"}, caps, config);
+    REQUIRE(error);
+    CHECK(error->find("1 to 20") != std::string::npos);
+}
