@@ -259,11 +259,12 @@ std::string generated(const test::TempDir& dir, const std::string& name, int gam
     return out;
 }
 
-// Everything but the search's labels (score and the quiet, in-check and
-// capture-best flags) is equal.
+// Everything but the search's labels (score and the quiet, in-check,
+// capture-best and unlabelled flags) is equal.
 void checkSameGames(const std::vector<datagen::Game>& a, const std::vector<datagen::Game>& b) {
     REQUIRE(a.size() == b.size());
-    constexpr uint8_t searchBits = datagen::PlyFlag::Quiet | datagen::PlyFlag::InCheck | datagen::PlyFlag::CaptureBest;
+    constexpr uint8_t searchBits = datagen::PlyFlag::Quiet | datagen::PlyFlag::InCheck | datagen::PlyFlag::CaptureBest |
+                                   datagen::PlyFlag::Unlabelled;
     for (size_t i = 0; i < a.size(); ++i) {
         INFO("game " << i);
         CHECK(a[i].seed == b[i].seed);
@@ -496,5 +497,88 @@ TEST_CASE("datagen --win-score: a win is adjudicated at the first 8 plies beyond
         CHECK(r.status != 0);
         CHECK(r.messages.find("--win-score needs a number from 300 to 30000") != std::string::npos);
         CHECK_FALSE(std::filesystem::exists(refused));
+    }
+}
+
+TEST_CASE("datagen --play-nodes: a share of the moves are labels, the others cheaper and unlabelled", "[datagen]") {
+    test::TempDir dir;
+    const std::string out = dir.file("sparse.data"), again = dir.file("again.data");
+    const std::vector<std::string> args = {"--book",      "none",         "--games",    "8",      "--nodes",
+                                           "600",         "--play-nodes", "150",        "--seed", "9",
+                                           "--max-plies", "60",           "--progress", "0"};
+    auto with = [&](std::vector<std::string> extra, const std::string& file) {
+        std::vector<std::string> a = args;
+        a.insert(a.end(), extra.begin(), extra.end());
+        a.push_back(file);
+        return runDatagen(a);
+    };
+    const Run run = with({}, out);
+    INFO(run.messages);
+    REQUIRE(run.status == 0);
+    CHECK(headerOf(out).nodes == 600);
+    CHECK(headerOf(out).playNodes == 150);
+
+    // Every searched ply is a label or unlabelled, never both; about one in
+    // four (the default --label-every) is a label.
+    const auto games = readGames(out);
+    REQUIRE(games.size() == 8);
+    int labels = 0, unlabelled = 0, quiet = 0;
+    for (const datagen::Game& g : games) {
+        checkRecord(g, 8);  // no book: 2 to 8 random plies
+        for (const datagen::Ply& p : g.plies) {
+            if (p.flags & datagen::PlyFlag::Opening) {
+                CHECK_FALSE(p.flags & datagen::PlyFlag::Unlabelled);
+            } else if (p.flags & datagen::PlyFlag::Unlabelled) {
+                ++unlabelled;
+                CHECK_FALSE(p.flags & datagen::PlyFlag::Quiet);
+            } else {
+                ++labels;
+                quiet += (p.flags & datagen::PlyFlag::Quiet) != 0;
+            }
+        }
+    }
+    INFO(labels << " labels, " << unlabelled << " unlabelled");
+    REQUIRE(labels + unlabelled > 200);
+    CHECK(labels > (labels + unlabelled) / 8);
+    CHECK(labels < (labels + unlabelled) / 2);
+    CHECK(quiet > 0);
+
+    // The same command makes the same file; a run with another --play-nodes
+    // does not continue it.
+    REQUIRE(with({}, again).status == 0);
+    CHECK(fileBytes(again) == fileBytes(out));
+    const Run other = with({"--label-every", "4"}, out);  // same settings, said out loud: continues
+    CHECK(other.status == 0);
+    std::vector<std::string> changed = args;
+    changed[7] = "200";  // --play-nodes 200
+    changed.push_back(out);
+    const Run refused = runDatagen(changed);
+    CHECK(refused.status == 2);
+    CHECK(refused.messages.find("play nodes 150") != std::string::npos);
+
+    // A relabelling at the generator's nodes makes every searched ply a label.
+    const std::string relabelled = dir.file("relabelled.data");
+    REQUIRE(runDatagen({"relabel", "--nodes", "600", "--progress", "0", out, relabelled}).status == 0);
+    const auto after = readGames(relabelled);
+    checkSameGames(games, after);
+    CHECK(headerOf(relabelled).playNodes == 0);
+    int quietAfter = 0;
+    for (const datagen::Game& g : after)
+        for (const datagen::Ply& p : g.plies) {
+            CHECK_FALSE(p.flags & datagen::PlyFlag::Unlabelled);
+            quietAfter += (p.flags & datagen::PlyFlag::Quiet) != 0;
+        }
+    CHECK(quietAfter > 2 * quiet);
+
+    // Bad combinations are refused before anything is written.
+    const std::string bad = dir.file("bad.data");
+    for (const std::vector<std::string>& a :
+         {std::vector<std::string>{"--book", "none", "--label-every", "3", bad},
+          std::vector<std::string>{"--book", "none", "--play-nodes", "5000", bad},
+          std::vector<std::string>{"--book", "none", "--play-nodes", "100", "--label-every", "1", bad}}) {
+        const Run r = runDatagen(a);
+        INFO(r.messages);
+        CHECK(r.status == 2);
+        CHECK_FALSE(std::filesystem::exists(bad));
     }
 }

@@ -4,7 +4,9 @@
 //
 // File format, version 1 (little-endian; docs/nnue.md has the same text):
 //   header (32 bytes): "CHRTDATA", u32 version = 1, u32 header bytes = 32,
-//                      u64 seed, u32 nodes per move, u32 reserved (0)
+//                      u64 seed, u32 nodes per move, u32 play nodes (0: every
+//                      move searched at the nodes per move; else the nodes of
+//                      the moves that are not labels, see PlyFlag::Unlabelled)
 //   records, each:     u32 0x454D4147 ("GAME"), u32 payload bytes P,
 //                      P payload bytes, u32 CRC-32 (IEEE) of the payload
 //   payload:           u64 seed, u64 game index, u8 result (0 black won,
@@ -60,6 +62,9 @@ constexpr uint8_t Quiet = 1;  // a training position: searched, not in check, be
 constexpr uint8_t InCheck = 2;
 constexpr uint8_t CaptureBest = 4;  // the search's best move captures (the move played, unless relabelled)
 constexpr uint8_t Opening = 8;      // a book or random opening ply: not searched, score 0
+// Searched only at the file's play nodes to choose the move (datagen --play-nodes):
+// its score served adjudication but is no training label, so Quiet is never set.
+constexpr uint8_t Unlabelled = 16;
 }  // namespace PlyFlag
 
 struct Ply {
@@ -83,11 +88,12 @@ constexpr Square fromSquare90(int n) { return makeSquare(n % 9, n / 9); }
 
 // The whole record (magic, length, payload, check).
 std::vector<uint8_t> encodeRecord(const Game& game);
-std::vector<uint8_t> encodeHeader(uint64_t seed, uint32_t nodes);
+std::vector<uint8_t> encodeHeader(uint64_t seed, uint32_t nodes, uint32_t playNodes = 0);
 
 struct FileHeader {
     uint64_t seed = 0;
     uint32_t nodes = 0;
+    uint32_t playNodes = 0;  // 0: every move at `nodes`
 };
 
 // Sequential reader of a data file.

@@ -65,13 +65,13 @@ std::optional<Move> decodeMove(uint16_t raw) {
 }  // namespace
 
 
-std::vector<uint8_t> encodeHeader(uint64_t seed, uint32_t nodes) {
+std::vector<uint8_t> encodeHeader(uint64_t seed, uint32_t nodes, uint32_t playNodes) {
     std::vector<uint8_t> out(FileMagic, FileMagic + 8);
     put(out, FormatVersion, 4);
     put(out, HeaderBytes, 4);
     put(out, seed, 8);
     put(out, nodes, 4);
-    put(out, 0, 4);
+    put(out, playNodes, 4);
     return out;
 }
 
@@ -142,6 +142,7 @@ bool Reader::open(const std::string& path, std::string& error) {
     }
     header_.seed = get(h + 16, 8);
     header_.nodes = uint32_t(get(h + 24, 4));
+    header_.playNodes = uint32_t(get(h + 28, 4));
     goodBytes_ = HeaderBytes;
     return true;
 }
@@ -179,6 +180,12 @@ struct Settings {
     std::string out;
     uint64_t seed = 1;
     uint32_t nodes = 5000;
+    // --play-nodes: a searched ply is a label (searched at `nodes`) with a
+    // chance of 1 in labelEvery; the others are searched at playNodes only to
+    // choose the move. 0: every ply is a label.
+    uint32_t playNodes = 0;
+    int labelEvery = 4;
+    bool labelEveryGiven = false;
     int threads = 1;
     uint64_t games = 0;                // 0: until interrupted
     int bookPlies = 12;                // at most this many book plies (a random count)
@@ -374,8 +381,9 @@ public:
         // The book and random plies are stored as moves from game.startFen,
         // flagged as opening plies.
 
-        SearchLimits limits;
+        SearchLimits limits, playLimits;
         limits.nodes = settings_.nodes;
+        playLimits.nodes = settings_.playNodes;
         int winRun = 0, drawRun = 0;
         Color winner = Color::Red;
         auto finish = [&](Result r, Termination t) {
@@ -400,9 +408,14 @@ public:
                 return finish(Result::Draw, Termination::DeadDraw);
             if (int(game.plies.size()) >= settings_.maxPlies) return finish(Result::Draw, Termination::MaxPlies);
 
-            const SearchResult r = searcher.search(pos, limits, options);
+            // A label, or (with --play-nodes) a cheaper search that only picks
+            // the move: more games an hour for the same number of labels.
+            const bool label = !settings_.playNodes || random() % uint64_t(settings_.labelEvery) == 0;
+            const SearchResult r = searcher.search(pos, label ? limits : playLimits, options);
             if (!r.best) return finish(lossFor(us), Termination::Mate);  // cannot happen: legal moves exist
-            game.plies.push_back({r.best, storedScore(r.score), searchFlags(pos, r)});
+            const uint8_t flags = searchFlags(pos, r);
+            game.plies.push_back({r.best, storedScore(r.score),
+                                  label ? flags : uint8_t((flags & ~PlyFlag::Quiet) | PlyFlag::Unlabelled)});
 
             // Adjudication on both sides' consecutive scores (red's view).
             const Value red = us == Color::Red ? r.score : -r.score;
@@ -430,27 +443,35 @@ private:
 };
 
 struct Tally {
-    uint64_t games = 0, plies = 0, quiet = 0;
+    uint64_t games = 0, plies = 0, quiet = 0, unlabelled = 0;
     std::array<uint64_t, 3> results{};
     std::map<std::string, uint64_t> terminations;
     void add(const Game& g) {
         ++games;
         plies += g.plies.size();
-        for (const Ply& p : g.plies) quiet += (p.flags & PlyFlag::Quiet) != 0;
+        for (const Ply& p : g.plies) {
+            quiet += (p.flags & PlyFlag::Quiet) != 0;
+            unlabelled += (p.flags & PlyFlag::Unlabelled) != 0;
+        }
         ++results[size_t(g.result)];
         ++terminations[terminationName(g.termination)];
     }
     std::string summary() const {
         std::string ends;
         for (const auto& [name, n] : terminations) ends += fmt::format("{}{} {}", ends.empty() ? "" : ", ", name, n);
-        return fmt::format("games {}, positions {} (quiet {}), red {} / draw {} / black {}; ends: {}", games, plies,
-                           quiet, results[2], results[1], results[0], ends.empty() ? "none" : ends);
+        const std::string cheap = unlabelled ? fmt::format(", unlabelled {}", unlabelled) : std::string();
+        return fmt::format("games {}, positions {} (quiet {}{}), red {} / draw {} / black {}; ends: {}", games, plies,
+                           quiet, cheap, results[2], results[1], results[0], ends.empty() ? "none" : ends);
     }
 };
 
 constexpr const char* Usage =
     "usage: chariot datagen [options] <out.data>   self-play training data (resumable: rerun to continue)\n"
     "         --nodes N        nodes searched per move (default 5000)\n"
+    "         --play-nodes N   search only some moves at --nodes, as training labels, and the others at\n"
+    "                          N nodes (below --nodes) just to choose the move: more games an hour,\n"
+    "                          fewer labels a game (default: every move at --nodes)\n"
+    "         --label-every K  with --play-nodes, a move is a label with a chance of 1 in K (default 4)\n"
     "         --games N        stop after games 0..N-1 are written (default: until interrupted)\n"
     "         --threads N      games played at once (default 1)\n"
     "         --seed S         shard seed: shards with different seeds never repeat a game (default 1)\n"
@@ -507,11 +528,12 @@ int generateData(const Settings& s, std::ostream& err) {
         Reader reader;
         std::string error;
         if (!reader.open(s.out, error)) return err << "datagen: " << error << '\n', 2;
-        if (reader.header().seed != s.seed || reader.header().nodes != s.nodes)
+        if (reader.header().seed != s.seed || reader.header().nodes != s.nodes ||
+            reader.header().playNodes != s.playNodes)
             return err << fmt::format(
-                       "datagen: {} holds seed {} at {} nodes; continue it with the same --seed and --nodes, "
-                       "or write a new file\n",
-                       s.out, reader.header().seed, reader.header().nodes),
+                       "datagen: {} holds seed {} at {} nodes (play nodes {}); continue it with the same --seed, "
+                       "--nodes and --play-nodes, or write a new file\n",
+                       s.out, reader.header().seed, reader.header().nodes, reader.header().playNodes),
                    2;
         while (auto g = reader.next()) {
             done.insert(g->index);
@@ -525,7 +547,7 @@ int generateData(const Settings& s, std::ostream& err) {
     std::FILE* file = std::fopen(s.out.c_str(), keepBytes ? "ab" : "wb");
     if (!file) return err << "datagen: cannot write " << s.out << '\n', 2;
     if (!keepBytes) {
-        const auto header = encodeHeader(s.seed, s.nodes);
+        const auto header = encodeHeader(s.seed, s.nodes, s.playNodes);
         std::fwrite(header.data(), 1, header.size(), file);
         std::fflush(file);
     }
@@ -598,7 +620,8 @@ int generateData(const Settings& s, std::ostream& err) {
 // position after the opening plies, then one search per position in turn,
 // so a game's new labels depend on the game alone, not on the thread or the
 // games before it, and the generator's own labels come back exactly given
-// its nodes, net and hash size.
+// its nodes, net and hash size (unless it had --play-nodes: then every searched
+// ply, its unlabelled ones too, is searched at --nodes and becomes a label).
 
 struct RelabelSettings {
     std::string in, out;
@@ -610,7 +633,9 @@ struct RelabelSettings {
     int progressSeconds = 10;
 };
 
-constexpr uint8_t SearchFlagBits = PlyFlag::Quiet | PlyFlag::InCheck | PlyFlag::CaptureBest;
+// The flags a relabelling rewrites: every searched ply becomes a label, the
+// generator's unlabelled ones (--play-nodes) too.
+constexpr uint8_t SearchFlagBits = PlyFlag::Quiet | PlyFlag::InCheck | PlyFlag::CaptureBest | PlyFlag::Unlabelled;
 
 // One game relabelled; an error when its record does not replay (a start
 // FEN that does not read or a move that is not legal where it stands).
@@ -912,7 +937,7 @@ int mergeData(const std::vector<std::string>& args, std::ostream& err) {
             continue;
         }
         if (!headerWritten) {
-            const auto header = encodeHeader(reader.header().seed, reader.header().nodes);
+            const auto header = encodeHeader(reader.header().seed, reader.header().nodes, reader.header().playNodes);
             std::fwrite(header.data(), 1, header.size(), file);
             headerWritten = true;
         }
@@ -950,7 +975,9 @@ int checkData(const std::vector<std::string>& args, const std::function<void(con
         }
         Tally tally;
         while (auto g = reader.next()) tally.add(*g);
-        print(fmt::format("{}: seed {}, {} nodes/move; {}", path, reader.header().seed, reader.header().nodes,
+        const uint32_t play = reader.header().playNodes;
+        print(fmt::format("{}: seed {}, {} nodes/move{}; {}", path, reader.header().seed, reader.header().nodes,
+                          play ? fmt::format(" (labels; other moves {} nodes)", play) : std::string(),
                           tally.summary()));
         if (reader.damaged()) {
             print(fmt::format("{}: {}", path, reader.damage()));
@@ -988,6 +1015,10 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
         bool ok = true;
         if (a == "--nodes")
             ok = number(s.nodes, 1, 100000000);
+        else if (a == "--play-nodes")
+            ok = number(s.playNodes, 1, 100000000);
+        else if (a == "--label-every")
+            ok = number(s.labelEvery, 2, 1000), s.labelEveryGiven = true;
         else if (a == "--games")
             ok = number(s.games, 0, uint64_t(1) << 40);
         else if (a == "--threads")
@@ -1045,6 +1076,9 @@ int runDatagenTool(const std::vector<std::string>& args, const std::function<voi
         if (!ok) return 2;
     }
     if (s.out.empty()) return err << Usage, 2;
+    if (s.labelEveryGiven && !s.playNodes) return err << "datagen: --label-every needs --play-nodes\n", 2;
+    if (s.playNodes && s.playNodes >= s.nodes)
+        return err << fmt::format("datagen: --play-nodes {} must be below --nodes {}\n", s.playNodes, s.nodes), 2;
     if (!s.starts.empty() && !s.book.empty() && s.book != "none")
         return err << "datagen: --starts and --book are two kinds of opening; give one\n", 2;
     if (!s.starts.empty() && !s.randomGiven) s.randomMin = 0, s.randomMax = 2;

@@ -38,6 +38,9 @@ PLY_DTYPE = np.dtype([("move", "<u2"), ("score", "<i2"), ("flags", "u1")])
 assert PLY_DTYPE.itemsize == 5
 
 FLAG_QUIET, FLAG_IN_CHECK, FLAG_CAPTURE_BEST, FLAG_OPENING = 1, 2, 4, 8
+# Searched only at the file's play nodes (datagen --play-nodes) to choose the
+# move: never quiet, so never a training position.
+FLAG_UNLABELLED = 16
 RESULT_BLACK_WIN, RESULT_DRAW, RESULT_RED_WIN = 0, 1, 2
 
 RED, BLACK = 0, 1
@@ -289,7 +292,7 @@ class Reader:
         if header[:8] != FILE_MAGIC:
             self._file.close()
             raise DataError(f"{path}: not a Chariot data file (no CHRTDATA header)")
-        version, header_bytes, self.seed, self.nodes, _ = struct.unpack_from("<IIQII", header, 8)
+        version, header_bytes, self.seed, self.nodes, self.play_nodes = struct.unpack_from("<IIQII", header, 8)
         if version != FORMAT_VERSION or header_bytes != HEADER_BYTES:
             self._file.close()
             raise DataError(f"{path}: data format version {version} (header {header_bytes} bytes); "
@@ -649,7 +652,8 @@ def main(argv=None):
                         plies += len(g.plies)
                         quiet += int(np.count_nonzero(g.plies["flags"] & FLAG_QUIET))
                         results[g.result] += 1
-                    print(f"{path}: seed {reader.seed}, {reader.nodes} nodes; games {games}, positions {plies} "
+                    play = f" (other moves {reader.play_nodes})" if reader.play_nodes else ""
+                    print(f"{path}: seed {reader.seed}, {reader.nodes} nodes{play}; games {games}, positions {plies} "
                           f"(quiet {quiet}), red {results[2]} / draw {results[1]} / black {results[0]}"
                           + (f"; stopped: {reader.damage}" if reader.damage else ""))
             else:
